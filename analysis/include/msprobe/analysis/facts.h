@@ -1,0 +1,153 @@
+// FileFacts: everything the rules need to know about one Python file, built in
+// a single pass over the syntax tree. Rules read these; they never walk nodes.
+// All ranges are byte offsets into the file; lines are 0-based.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "msprobe/analysis/finding.h"
+
+namespace msprobe::analysis {
+
+// One name bound by an import statement.
+struct Import {
+  std::string module;   // "torch.nn" for `from torch.nn import functional as F`, "torch" for `import torch`
+  std::string name;     // imported member ("functional"); empty for `import x`
+  std::string bound;    // the local name it binds ("F", "torch", "np")
+  std::string target;   // the qualified name the local name stands for ("torch.nn.functional")
+  ByteRange range;      // the whole import statement
+  uint32_t line = 0;
+  bool top_level = true;     // at module level (possibly inside try/if)
+  bool conditional = false;  // inside try/if/with at module level
+  bool is_future = false;    // from __future__ import ...
+};
+
+struct Argument {
+  std::string keyword;  // empty for positional
+  std::string text;     // source text of the value
+  ByteRange range;      // the value
+};
+
+struct Call {
+  std::string callee;     // source text of the function expression ("self.model", "torch.compile")
+  std::string qualified;  // resolved through imports ("torch.compile"); empty when the root is not imported
+  ByteRange range;        // the whole call
+  ByteRange callee_range;
+  ByteRange args_range;   // the parenthesised argument list
+  std::vector<Argument> args;
+  int function = -1;  // index into FileFacts::functions of the innermost enclosing def, -1 at module level
+  int loop = -1;      // index into FileFacts::loops of the innermost enclosing loop, -1 if none
+  int statement = -1; // index into FileFacts::statements of the enclosing simple statement
+};
+
+// A dotted name used as a value (not called), e.g. `torch._dynamo.config.x = 1`.
+struct NameUse {
+  std::string text;
+  std::string qualified;
+  ByteRange range;
+};
+
+struct Decorator {
+  std::string callee;     // "torch.compile" in `@torch.compile(mode="x")`
+  std::string qualified;
+  ByteRange range;        // the decorator line without the leading '@'... including it
+  bool called = false;    // written with arguments
+  int function = -1;      // the function it decorates
+};
+
+struct Comment {
+  ByteRange range;
+  uint32_t line = 0;
+  std::string text;
+};
+
+struct Function {
+  std::string name;
+  std::string class_name;  // enclosing class, if a method
+  ByteRange range;         // whole definition (decorators excluded)
+  ByteRange body;
+  uint32_t line = 0;
+  int parent = -1;         // enclosing function
+};
+
+struct ClassDef {
+  std::string name;
+  std::vector<std::string> bases;  // source text of base expressions
+  ByteRange range;
+  uint32_t line = 0;
+};
+
+enum class LoopKind { For, While };
+
+struct Loop {
+  LoopKind kind = LoopKind::For;
+  ByteRange range;       // whole statement
+  ByteRange header;      // `for x in y:` up to the colon
+  ByteRange body;        // the block
+  std::string target;    // for-loop target text ("data, label")
+  std::string iterable;  // for-loop iterable text, or while condition text
+  uint32_t line = 0;
+  int parent = -1;       // enclosing loop
+  int function = -1;     // enclosing function
+  uint32_t body_first_stmt = 0;  // index into statements
+  uint32_t body_last_stmt = 0;
+  bool has_else = false;
+};
+
+enum class StatementKind { Simple, Compound };
+
+// Every statement in the file, in source order, with its nesting.
+struct Statement {
+  ByteRange range;
+  uint32_t line = 0;       // first line
+  uint32_t end_line = 0;   // last line
+  std::string type;        // tree-sitter node type ("expression_statement", "if_statement", ...)
+  int parent_block_owner = -1;  // index of the compound statement whose block holds this one, -1 at module level
+  int function = -1;
+  int loop = -1;           // innermost enclosing loop
+  uint32_t indent = 0;     // column (bytes) where it starts
+  bool is_exit = false;    // return / break / continue / raise
+};
+
+struct Assignment {
+  std::string target;  // source text of the left side
+  std::string value;   // source text of the right side
+  int value_call = -1; // index into calls when the right side is a call
+  ByteRange range;
+  int function = -1;
+  int loop = -1;
+};
+
+struct SyntaxError {
+  ByteRange range;
+  bool missing = false;    // a MISSING node (e.g. ')'), else an ERROR node
+  std::string expected;    // for missing nodes: what was expected
+};
+
+struct FileFacts {
+  std::vector<Import> imports;
+  std::vector<Call> calls;
+  std::vector<NameUse> name_uses;
+  std::vector<Decorator> decorators;
+  std::vector<Comment> comments;
+  std::vector<Function> functions;
+  std::vector<ClassDef> classes;
+  std::vector<Loop> loops;
+  std::vector<Statement> statements;
+  std::vector<Assignment> assignments;
+  std::vector<SyntaxError> syntax_errors;
+  // local name -> qualified target, from imports anywhere in the file
+  std::map<std::string, std::string> aliases;
+  ByteRange module_docstring;  // empty range when absent
+  bool has_docstring = false;
+  int main_guard = -1;  // statement index of `if __name__ == "__main__":`
+
+  // Resolves a dotted expression through the import aliases; empty if its
+  // root name is not bound by an import.
+  std::string qualify(const std::string& dotted) const;
+};
+
+}  // namespace msprobe::analysis

@@ -1,0 +1,66 @@
+// The rule interface: metadata (which drives hover, codeDescription and the
+// generated rule reference) and a check over FileFacts.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "msprobe/analysis/facts.h"
+#include "msprobe/analysis/finding.h"
+#include "msprobe/analysis/source.h"
+#include "msprobe/analysis/version.h"
+
+namespace msprobe::analysis {
+
+enum class FixAvailability { None, Sometimes, Always };
+
+struct RuleMeta {
+  std::string_view code;     // "MSP101"
+  std::string_view name;     // "dynamo-in-dump"
+  std::string_view summary;  // one line
+  Severity severity;         // default
+  FixAvailability fix;
+  std::string_view docs;     // Markdown: What it does / Why / Example / Fix
+};
+
+// What the user told us about their environment and preferences.
+struct AnalysisOptions {
+  std::optional<Version> torch_version;
+  std::optional<Version> msprobe_version;
+  std::set<std::string> disabled_rules;
+  std::map<std::string, Severity> severity_overrides;
+  std::string config_path = "./config.json";  // what an inserted PrecisionDebugger points at
+
+  bool msprobe_is_8x() const { return msprobe_version && msprobe_version->major < 26; }
+};
+
+class FindingSink {
+ public:
+  explicit FindingSink(std::vector<Finding>& out) : out_(out) {}
+  void report(Finding f) { out_.push_back(std::move(f)); }
+
+ private:
+  std::vector<Finding>& out_;
+};
+
+struct RuleContext {
+  const SourceText& source;
+  const FileFacts& facts;
+  const AnalysisOptions& options;
+  std::string_view text(ByteRange r) const { return source.view().substr(r.start, r.end - r.start); }
+};
+
+struct Rule {
+  RuleMeta meta;
+  void (*check)(const RuleContext&, FindingSink&);
+};
+
+// Every registered rule, in code order.
+const std::vector<const Rule*>& all_rules();
+const Rule* find_rule(std::string_view code);
+
+}  // namespace msprobe::analysis

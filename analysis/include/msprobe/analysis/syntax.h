@@ -1,0 +1,46 @@
+// RAII ownership of tree-sitter handles and a Python parser with a time bound.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string_view>
+
+#include "msprobe/analysis/source.h"
+
+struct TSParser;
+struct TSTree;
+
+namespace msprobe::analysis {
+
+struct TreeDeleter {
+  void operator()(TSTree* t) const;
+};
+// Trees are immutable once parsed; sharing one between the worker and a
+// request is safe, so ownership is shared.
+using TreePtr = std::shared_ptr<TSTree>;
+
+// Applies an edit to a copy of `tree` so it can seed an incremental reparse.
+TreePtr edited_copy(const TreePtr& tree, const ByteEdit& edit);
+
+class PythonParser {
+ public:
+  PythonParser();
+  ~PythonParser();
+  PythonParser(const PythonParser&) = delete;
+  PythonParser& operator=(const PythonParser&) = delete;
+
+  // Parses `text`, reusing `old_tree` (already edited) when given. Returns
+  // null when the time budget ran out or `cancel` was set.
+  TreePtr parse(std::string_view text, const TreePtr& old_tree = nullptr);
+
+  void set_timeout_micros(uint64_t micros) { timeout_micros_ = micros; }
+  void set_cancel_flag(const std::atomic<bool>* flag) { cancel_ = flag; }
+
+ private:
+  TSParser* parser_;
+  uint64_t timeout_micros_ = 2'000'000;
+  const std::atomic<bool>* cancel_ = nullptr;
+};
+
+}  // namespace msprobe::analysis

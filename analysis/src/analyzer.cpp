@@ -1,0 +1,63 @@
+// Parse -> facts -> rules -> suppressions.
+#include "msprobe/analysis/analyzer.h"
+
+#include <algorithm>
+
+#include "facts_builder.h"
+#include "msprobe/analysis/suppression.h"
+
+namespace msprobe::analysis {
+namespace {
+
+void add_syntax_findings(const FileFacts& facts, std::vector<Finding>& out) {
+  std::size_t n = 0;
+  for (const SyntaxError& e : facts.syntax_errors) {
+    if (n++ == kMaxSyntaxFindings) break;
+    Finding f;
+    f.severity = Severity::Error;
+    f.range = e.range;
+    f.message = e.missing ? "Syntax error: missing '" + e.expected + "'" : "Syntax error";
+    out.push_back(std::move(f));
+  }
+}
+
+}  // namespace
+
+std::vector<Finding> check_facts(const SourceText& source, const FileFacts& facts, const AnalysisOptions& options) {
+  std::vector<Finding> findings;
+  RuleContext ctx{source, facts, options};
+  for (const Rule* rule : all_rules()) {
+    if (!rule->check || options.disabled_rules.count(std::string(rule->meta.code))) continue;
+    std::vector<Finding> local;
+    FindingSink sink(local);
+    rule->check(ctx, sink);
+    auto over = options.severity_overrides.find(std::string(rule->meta.code));
+    for (Finding& f : local) {
+      if (f.code.empty()) f.code = std::string(rule->meta.code);
+      if (over != options.severity_overrides.end()) f.severity = over->second;
+      findings.push_back(std::move(f));
+    }
+  }
+  apply_suppressions(source, facts, options, findings);
+  add_syntax_findings(facts, findings);
+  std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
+    if (a.range.start != b.range.start) return a.range.start < b.range.start;
+    return a.code < b.code;
+  });
+  return findings;
+}
+
+Analysis analyze(PythonParser& parser, const SourceText& source, const AnalysisOptions& options,
+                 const TreePtr& old_tree) {
+  Analysis a;
+  a.tree = parser.parse(source.view(), old_tree);
+  if (!a.tree) {
+    a.timed_out = true;
+    return a;
+  }
+  a.facts = build_facts(a.tree, source.view());
+  a.findings = check_facts(source, a.facts, options);
+  return a;
+}
+
+}  // namespace msprobe::analysis

@@ -1,0 +1,173 @@
+// Detection of TorchDynamo use from FileFacts, and the edits that undo it.
+#include "msprobe/analysis/dynamo.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace msprobe::analysis {
+namespace {
+
+bool starts_with(const std::string& s, const std::string& p) { return s.rfind(p, 0) == 0; }
+
+bool is_dynamo_name(const std::string& q) { return q == "torch._dynamo" || starts_with(q, "torch._dynamo."); }
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// `X.compile()` is nn.Module.compile when X looks like a model: its name says
+// so, or it was bound from a call to a class defined in this file.
+bool looks_like_module(const FileFacts& facts, const std::string& receiver) {
+  std::string last = receiver.substr(receiver.rfind('.') == std::string::npos ? 0 : receiver.rfind('.') + 1);
+  std::string l = lower(last);
+  if (l.find("model") != std::string::npos || l.find("net") != std::string::npos ||
+      l.find("module") != std::string::npos || l == "m")
+    return true;
+  for (const Assignment& a : facts.assignments) {
+    if (a.target != receiver || a.value_call < 0) continue;
+    const Call& c = facts.calls[static_cast<std::size_t>(a.value_call)];
+    for (const ClassDef& cls : facts.classes) {
+      if (cls.name == c.callee) return true;
+    }
+  }
+  return false;
+}
+
+// The whole line(s) of a range, with its line break, for deletion.
+ByteRange full_lines(const SourceText& src, ByteRange r) {
+  uint32_t first = src.line_of(r.start), last = src.line_of(r.end);
+  std::size_t end = last + 1 < src.line_count() ? src.line_start(last + 1) : src.size();
+  return {static_cast<uint32_t>(src.line_start(first)), static_cast<uint32_t>(end)};
+}
+
+}  // namespace
+
+const char* to_string(DynamoForm f) {
+  switch (f) {
+    case DynamoForm::Call: return "call";
+    case DynamoForm::Decorator: return "decorator";
+    case DynamoForm::Dynamo: return "dynamo";
+    case DynamoForm::ModuleCompile: return "module-compile";
+    case DynamoForm::Jit: return "jit";
+  }
+  return "call";
+}
+
+std::optional<Fix> disable_dynamo_env_fix(const SourceText& source, const FileFacts& facts) {
+  for (const Import& imp : facts.imports) {
+    bool torch = imp.target == "torch" || starts_with(imp.target, "torch.") || imp.module == "torch" ||
+                 starts_with(imp.module, "torch.");
+    if (!torch || !imp.top_level) continue;
+    std::size_t at = source.line_start(imp.line);
+    std::string indent(source.line_text(imp.line).substr(0, source.line_text(imp.line).find_first_not_of(" \t")));
+    std::string eol = source.uses_crlf() ? "\r\n" : "\n";
+    Fix fix;
+    fix.title = "Set TORCHDYNAMO_DISABLE=1 before torch is imported";
+    fix.safety = FixSafety::Safe;
+    fix.edits.push_back({{static_cast<uint32_t>(at), static_cast<uint32_t>(at)},
+                         indent + "import os" + eol + indent + "os.environ[\"TORCHDYNAMO_DISABLE\"] = \"1\"  # msProbe dump needs eager mode" + eol});
+    return fix;
+  }
+  return std::nullopt;
+}
+
+std::vector<DynamoSite> find_dynamo_sites(const SourceText& source, const FileFacts& facts) {
+  std::vector<DynamoSite> sites;
+  std::optional<Fix> env_fix = disable_dynamo_env_fix(source, facts);
+
+  for (const Call& c : facts.calls) {
+    DynamoSite s;
+    s.range = c.range;
+    if (c.qualified == "torch.compile") {
+      s.form = DynamoForm::Call;
+      s.description = "torch.compile(...)";
+      const Argument* first = nullptr;
+      for (const Argument& a : c.args) {
+        if (a.keyword.empty()) {
+          first = &a;
+          break;
+        }
+        if (a.keyword == "model") first = &a;
+      }
+      if (first && !first->text.empty() && first->text[0] != '*') {
+        Fix unwrap;
+        unwrap.title = "Unwrap torch.compile(" + first->text + ", ...) to " + first->text;
+        unwrap.safety = FixSafety::Unsafe;
+        unwrap.preferred = true;
+        unwrap.edits.push_back({c.range, first->text});
+        s.fixes.push_back(std::move(unwrap));
+      }
+    } else if (is_dynamo_name(c.qualified)) {
+      s.form = DynamoForm::Dynamo;
+      s.description = c.qualified + "(...)";
+    } else if (c.qualified == "torch.jit.script" || c.qualified == "torch.jit.trace") {
+      s.form = DynamoForm::Jit;
+      s.description = c.qualified + "(...)";
+    } else if (c.qualified.empty() && c.callee.size() > 8 &&
+               c.callee.compare(c.callee.size() - 8, 8, ".compile") == 0 &&
+               looks_like_module(facts, c.callee.substr(0, c.callee.size() - 8))) {
+      s.form = DynamoForm::ModuleCompile;
+      s.description = c.callee + "()";
+      if (c.statement >= 0) {
+        const Statement& st = facts.statements[static_cast<std::size_t>(c.statement)];
+        if (st.type == "expression_statement" && st.range.start == c.range.start && st.range.end == c.range.end) {
+          Fix drop;
+          drop.title = "Remove " + c.callee + "()";
+          drop.safety = FixSafety::Unsafe;
+          drop.preferred = true;
+          drop.edits.push_back({full_lines(source, st.range), ""});
+          s.fixes.push_back(std::move(drop));
+        }
+      }
+    } else {
+      continue;
+    }
+    if (env_fix && s.form != DynamoForm::Jit) s.fixes.push_back(*env_fix);
+    sites.push_back(std::move(s));
+  }
+  for (const Decorator& d : facts.decorators) {
+    if (d.qualified != "torch.compile" && !is_dynamo_name(d.qualified)) continue;
+    DynamoSite s;
+    s.form = DynamoForm::Decorator;
+    s.range = d.range;
+    s.description = d.called ? "@" + d.callee + "(...)" : "@" + d.callee;
+    Fix drop;
+    drop.title = "Remove the @" + d.callee + " decorator";
+    drop.safety = FixSafety::Unsafe;
+    drop.preferred = true;
+    drop.edits.push_back({full_lines(source, d.range), ""});
+    s.fixes.push_back(std::move(drop));
+    if (env_fix) s.fixes.push_back(*env_fix);
+    sites.push_back(std::move(s));
+  }
+  // Decorator calls (`@torch.compile(mode=...)`) are also calls: keep the decorator form only.
+  sites.erase(std::remove_if(sites.begin(), sites.end(),
+                             [&](const DynamoSite& s) {
+                               if (s.form == DynamoForm::Decorator) return false;
+                               for (const Decorator& d : facts.decorators) {
+                                 if (s.range.start >= d.range.start && s.range.end <= d.range.end &&
+                                     (d.qualified == "torch.compile" || is_dynamo_name(d.qualified)))
+                                   return true;
+                               }
+                               return false;
+                             }),
+              sites.end());
+  for (const NameUse& u : facts.name_uses) {
+    if (!is_dynamo_name(u.qualified)) continue;
+    sites.push_back({DynamoForm::Dynamo, u.range, u.text, env_fix ? std::vector<Fix>{*env_fix} : std::vector<Fix>{}});
+  }
+  for (const Import& imp : facts.imports) {
+    std::string full = imp.name.empty() ? imp.module : imp.module + "." + imp.name;
+    if (!is_dynamo_name(full) && !is_dynamo_name(imp.module)) continue;
+    sites.push_back({DynamoForm::Dynamo, imp.range, "import of " + full, {}});
+  }
+  std::sort(sites.begin(), sites.end(), [](const DynamoSite& a, const DynamoSite& b) { return a.range.start < b.range.start; });
+  // One site per range (an import binding several names is one statement).
+  sites.erase(std::unique(sites.begin(), sites.end(),
+                          [](const DynamoSite& a, const DynamoSite& b) { return a.range == b.range; }),
+              sites.end());
+  return sites;
+}
+
+}  // namespace msprobe::analysis

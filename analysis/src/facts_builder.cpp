@@ -1,0 +1,404 @@
+// The single pass over the syntax tree that fills FileFacts. Each frame of the
+// explicit stack carries the context (enclosing function, loop, statement)
+// its node inherits, so no exit events are needed.
+#include "facts_builder.h"
+
+#include <tree_sitter/api.h>
+
+#include <cstring>
+#include <map>
+#include <utility>
+#include <vector>
+
+namespace msprobe::analysis {
+namespace {
+
+bool is(TSNode n, const char* type) { return std::strcmp(ts_node_type(n), type) == 0; }
+
+ByteRange range_of(TSNode n) { return {ts_node_start_byte(n), ts_node_end_byte(n)}; }
+
+bool is_statement_type(const char* t) {
+  static const char* kTypes[] = {"expression_statement", "if_statement", "for_statement", "while_statement",
+                                 "try_statement", "with_statement", "function_definition", "class_definition",
+                                 "decorated_definition", "return_statement", "pass_statement", "break_statement",
+                                 "continue_statement", "raise_statement", "import_statement",
+                                 "import_from_statement", "future_import_statement", "assert_statement",
+                                 "global_statement", "nonlocal_statement", "delete_statement", "print_statement",
+                                 "exec_statement", "type_alias_statement", "match_statement"};
+  for (const char* k : kTypes) {
+    if (std::strcmp(t, k) == 0) return true;
+  }
+  return false;
+}
+
+bool is_dotted(std::string_view s) {
+  if (s.empty()) return false;
+  for (char c : s) {
+    bool ok = c == '.' || c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              static_cast<unsigned char>(c) >= 0x80;
+    if (!ok) return false;
+  }
+  return s.front() != '.' && s.back() != '.';
+}
+
+struct Context {
+  int function = -1;
+  int loop = -1;
+  int owner = -1;      // statement index of the compound statement whose block we are in
+  int statement = -1;  // innermost statement
+  std::string class_name;
+  bool in_module_compound = false;  // inside try/if/with at module level
+};
+
+class Builder {
+ public:
+  Builder(std::string_view text, FileFacts& facts) : text_(text), f_(facts) {}
+
+  void run(TSNode root) {
+    std::vector<std::pair<TSNode, Context>> stack;
+    stack.push_back({root, Context{}});
+    while (!stack.empty()) {
+      auto [node, ctx] = std::move(stack.back());
+      stack.pop_back();
+      Context child = visit(node, ctx);
+      uint32_t n = ts_node_child_count(node);
+      for (uint32_t i = n; i-- > 0;) stack.push_back({ts_node_child(node, i), child});
+    }
+    // Loops learn their first and last body statement once all statements exist.
+    for (std::size_t li = 0; li < f_.loops.size(); ++li) {
+      Loop& loop = f_.loops[li];
+      bool first = true;
+      for (std::size_t si = 0; si < f_.statements.size(); ++si) {
+        const Statement& st = f_.statements[si];
+        if (st.parent_block_owner != loop_stmt_[li]) continue;
+        if (st.range.start < loop.body.start || st.range.end > loop.body.end) continue;  // the else block
+        if (first) loop.body_first_stmt = static_cast<uint32_t>(si), first = false;
+        loop.body_last_stmt = static_cast<uint32_t>(si);
+      }
+    }
+    resolve_names();
+  }
+
+  // Names resolve after the pass: an import may come after its first use in
+  // the text (inside a function defined earlier, say).
+  void resolve_names() {
+    for (Call& c : f_.calls) c.qualified = qualify(c.callee);
+    for (Decorator& d : f_.decorators) d.qualified = qualify(d.callee);
+    std::vector<NameUse> kept;
+    for (NameUse& u : f_.name_uses) {
+      u.qualified = qualify(u.text);
+      // A bare imported module name (`torch`) alone carries no information.
+      if (u.qualified.empty() || (u.text.find('.') == std::string::npos && u.qualified == u.text)) continue;
+      kept.push_back(std::move(u));
+    }
+    f_.name_uses = std::move(kept);
+  }
+
+ private:
+  std::string text(TSNode n) const {
+    uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+    if (s > text_.size() || e > text_.size() || e < s) return {};
+    return std::string(text_.substr(s, e - s));
+  }
+  uint32_t line(TSNode n) const { return ts_node_start_point(n).row; }
+  std::string qualify(const std::string& s) const { return is_dotted(s) ? f_.qualify(s) : std::string(); }
+
+  Context visit(TSNode node, const Context& ctx) {
+    Context child = ctx;
+    const char* type = ts_node_type(node);
+
+    if (ts_node_is_missing(node)) {
+      f_.syntax_errors.push_back({range_of(node), true, type});
+      return child;
+    }
+    if (ts_node_is_error(node)) f_.syntax_errors.push_back({range_of(node), false, {}});
+
+    if (is_statement_type(type)) child = enter_statement(node, type, ctx);
+
+    if (is(node, "comment")) {
+      f_.comments.push_back({range_of(node), line(node), text(node)});
+    } else if (is(node, "import_statement")) {
+      add_import(node, ctx, /*from=*/false);
+    } else if (is(node, "import_from_statement") || is(node, "future_import_statement")) {
+      add_import(node, ctx, /*from=*/true);
+    } else if (is(node, "call")) {
+      add_call(node, ctx);
+    } else if (is(node, "attribute") || is(node, "identifier")) {
+      add_name_use(node);
+    } else if (is(node, "decorated_definition")) {
+      add_decorators(node);
+    } else if (is(node, "function_definition")) {
+      child.function = add_function(node, ctx);
+      child.loop = -1;  // a loop around a def does not run the def's body
+    } else if (is(node, "class_definition")) {
+      add_class(node);
+      child.class_name = text(ts_node_child_by_field_name(node, "name", 4));
+      child.function = -1;
+      child.loop = -1;
+    } else if (is(node, "for_statement") || is(node, "while_statement")) {
+      child.loop = add_loop(node, ctx, child.statement);
+    } else if (is(node, "assignment") || is(node, "augmented_assignment")) {
+      add_assignment(node, ctx);
+    }
+    return child;
+  }
+
+  Context enter_statement(TSNode node, const char* type, const Context& ctx) {
+    Statement st;
+    st.range = range_of(node);
+    st.line = line(node);
+    st.end_line = ts_node_end_point(node).row;
+    st.type = type;
+    st.parent_block_owner = ctx.owner;
+    st.function = ctx.function;
+    st.loop = ctx.loop;
+    st.indent = ts_node_start_point(node).column;
+    st.is_exit = is(node, "return_statement") || is(node, "break_statement") || is(node, "continue_statement") ||
+                 is(node, "raise_statement");
+    int index = static_cast<int>(f_.statements.size());
+    f_.statements.push_back(std::move(st));
+
+    if (ctx.owner == -1 && ctx.function == -1) {
+      if (index == 0 && is(node, "expression_statement")) {
+        TSNode first = ts_node_named_child(node, 0);
+        if (!ts_node_is_null(first) && (is(first, "string") || is(first, "concatenated_string"))) {
+          f_.module_docstring = range_of(node);
+          f_.has_docstring = true;
+        }
+      }
+      if (is(node, "if_statement")) {
+        std::string cond = text(ts_node_child_by_field_name(node, "condition", 9));
+        if (cond.find("__name__") != std::string::npos && cond.find("__main__") != std::string::npos)
+          f_.main_guard = index;
+      }
+    }
+    Context child = ctx;
+    child.statement = index;
+    // Statements inside a compound statement's blocks belong to it.
+    child.owner = index;
+    if (ctx.function == -1 && ctx.owner == -1 &&
+        (is(node, "try_statement") || is(node, "if_statement") || is(node, "with_statement")))
+      child.in_module_compound = true;
+    return child;
+  }
+
+  void add_import(TSNode node, const Context& ctx, bool from) {
+    bool top = ctx.function == -1 && ctx.class_name.empty();
+    bool future = is(node, "future_import_statement");
+    std::string module;
+    if (from) {
+      TSNode m = ts_node_child_by_field_name(node, "module_name", 11);
+      module = future ? "__future__" : text(m);
+    }
+    auto push = [&](const std::string& mod, const std::string& name, const std::string& bound,
+                    const std::string& target) {
+      Import imp;
+      imp.module = mod;
+      imp.name = name;
+      imp.bound = bound;
+      imp.target = target;
+      imp.range = range_of(node);
+      imp.line = line(node);
+      imp.top_level = top;
+      imp.conditional = ctx.in_module_compound;
+      imp.is_future = future;
+      f_.imports.push_back(imp);
+      if (!bound.empty() && !target.empty()) f_.aliases[bound] = target;
+    };
+    uint32_t n = ts_node_named_child_count(node);
+    bool any = false;
+    for (uint32_t i = 0; i < n; ++i) {
+      TSNode c = ts_node_named_child(node, i);
+      const char* field = ts_node_field_name_for_named_child(node, i);
+      if (!field || std::strcmp(field, "name") != 0) {
+        if (is(c, "wildcard_import")) push(module, "*", "", "");
+        continue;
+      }
+      any = true;
+      std::string name, alias;
+      if (is(c, "aliased_import")) {
+        name = text(ts_node_child_by_field_name(c, "name", 4));
+        alias = text(ts_node_child_by_field_name(c, "alias", 5));
+      } else {
+        name = text(c);
+      }
+      if (from) {
+        std::string target = module.empty() || module[0] == '.' ? std::string() : module + "." + name;
+        push(module, name, alias.empty() ? name : alias, target);
+      } else if (!alias.empty()) {
+        push(name, "", alias, name);
+      } else {
+        std::string root = name.substr(0, name.find('.'));
+        push(name, "", root, root);
+      }
+    }
+    if (!any && from) push(module, "", "", "");
+  }
+
+  void add_call(TSNode node, const Context& ctx) {
+    Call c;
+    TSNode fn = ts_node_child_by_field_name(node, "function", 8);
+    TSNode args = ts_node_child_by_field_name(node, "arguments", 9);
+    c.callee = text(fn);
+    c.range = range_of(node);
+    c.callee_range = range_of(fn);
+    c.args_range = ts_node_is_null(args) ? ByteRange{c.callee_range.end, c.range.end} : range_of(args);
+    if (!ts_node_is_null(args) && is(args, "argument_list")) {
+      uint32_t n = ts_node_named_child_count(args);
+      for (uint32_t i = 0; i < n; ++i) {
+        TSNode a = ts_node_named_child(args, i);
+        if (is(a, "comment")) continue;
+        Argument arg;
+        if (is(a, "keyword_argument")) {
+          arg.keyword = text(ts_node_child_by_field_name(a, "name", 4));
+          TSNode v = ts_node_child_by_field_name(a, "value", 5);
+          arg.text = text(v);
+          arg.range = range_of(v);
+        } else {
+          arg.text = text(a);
+          arg.range = range_of(a);
+        }
+        c.args.push_back(std::move(arg));
+      }
+    }
+    c.function = ctx.function;
+    c.loop = ctx.loop;
+    c.statement = ctx.statement;
+    int index = static_cast<int>(f_.calls.size());
+    f_.calls.push_back(std::move(c));
+    auto it = pending_assignment_values_.find({ts_node_start_byte(node), ts_node_end_byte(node)});
+    if (it != pending_assignment_values_.end()) f_.assignments[it->second].value_call = index;
+  }
+
+  // Records maximal dotted names that resolve through an import and are not
+  // the callee of a call (calls are recorded separately).
+  void add_name_use(TSNode node) {
+    TSNode parent = ts_node_parent(node);
+    if (!ts_node_is_null(parent)) {
+      if (is(parent, "attribute")) return;  // not maximal
+      if (is(parent, "call") && ts_node_eq(ts_node_child_by_field_name(parent, "function", 8), node)) return;
+      if (is(parent, "dotted_name") || is(parent, "aliased_import") || is(parent, "keyword_argument")) {
+        if (!is(parent, "keyword_argument") || ts_node_eq(ts_node_child_by_field_name(parent, "name", 4), node))
+          return;
+      }
+    }
+    f_.name_uses.push_back({text(node), {}, range_of(node)});
+  }
+
+  void add_decorators(TSNode node) {
+    TSNode def = ts_node_child_by_field_name(node, "definition", 10);
+    int function_index = static_cast<int>(f_.functions.size());  // the def is visited next
+    uint32_t n = ts_node_named_child_count(node);
+    for (uint32_t i = 0; i < n; ++i) {
+      TSNode d = ts_node_named_child(node, i);
+      if (!is(d, "decorator")) continue;
+      TSNode expr = ts_node_named_child(d, 0);
+      if (ts_node_is_null(expr)) continue;
+      Decorator dec;
+      dec.range = range_of(d);
+      if (is(expr, "call")) {
+        dec.called = true;
+        expr = ts_node_child_by_field_name(expr, "function", 8);
+      }
+      dec.callee = text(expr);
+      dec.function = is(def, "function_definition") ? function_index : -1;
+      f_.decorators.push_back(std::move(dec));
+    }
+  }
+
+  int add_function(TSNode node, const Context& ctx) {
+    Function fn;
+    fn.name = text(ts_node_child_by_field_name(node, "name", 4));
+    fn.class_name = ctx.function == -1 ? ctx.class_name : std::string();
+    fn.range = range_of(node);
+    fn.body = range_of(ts_node_child_by_field_name(node, "body", 4));
+    fn.line = line(node);
+    fn.parent = ctx.function;
+    f_.functions.push_back(std::move(fn));
+    return static_cast<int>(f_.functions.size()) - 1;
+  }
+
+  void add_class(TSNode node) {
+    ClassDef c;
+    c.name = text(ts_node_child_by_field_name(node, "name", 4));
+    TSNode sup = ts_node_child_by_field_name(node, "superclasses", 12);
+    if (!ts_node_is_null(sup)) {
+      uint32_t n = ts_node_named_child_count(sup);
+      for (uint32_t i = 0; i < n; ++i) c.bases.push_back(text(ts_node_named_child(sup, i)));
+    }
+    c.range = range_of(node);
+    c.line = line(node);
+    f_.classes.push_back(std::move(c));
+  }
+
+  int add_loop(TSNode node, const Context& ctx, int statement_index) {
+    Loop loop;
+    loop.kind = is(node, "for_statement") ? LoopKind::For : LoopKind::While;
+    loop.range = range_of(node);
+    TSNode body = ts_node_child_by_field_name(node, "body", 4);
+    loop.body = ts_node_is_null(body) ? ByteRange{loop.range.end, loop.range.end} : range_of(body);
+    // The header ends at the ':' before the body.
+    uint32_t header_end = loop.range.end;
+    uint32_t n = ts_node_child_count(node);
+    for (uint32_t i = 0; i < n; ++i) {
+      TSNode c = ts_node_child(node, i);
+      if (is(c, ":")) {
+        header_end = ts_node_end_byte(c);
+        break;
+      }
+    }
+    loop.header = {loop.range.start, header_end};
+    if (loop.kind == LoopKind::For) {
+      loop.target = text(ts_node_child_by_field_name(node, "left", 4));
+      loop.iterable = text(ts_node_child_by_field_name(node, "right", 5));
+    } else {
+      loop.iterable = text(ts_node_child_by_field_name(node, "condition", 9));
+    }
+    loop.has_else = !ts_node_is_null(ts_node_child_by_field_name(node, "alternative", 11));
+    loop.line = line(node);
+    loop.parent = ctx.loop;
+    loop.function = ctx.function;
+    f_.loops.push_back(std::move(loop));
+    loop_stmt_.push_back(statement_index);
+    return static_cast<int>(f_.loops.size()) - 1;
+  }
+
+  void add_assignment(TSNode node, const Context& ctx) {
+    Assignment a;
+    TSNode left = ts_node_child_by_field_name(node, "left", 4);
+    TSNode right = ts_node_child_by_field_name(node, "right", 5);
+    a.target = text(left);
+    a.value = ts_node_is_null(right) ? std::string() : text(right);
+    a.range = range_of(node);
+    a.function = ctx.function;
+    a.loop = ctx.loop;
+    if (!ts_node_is_null(right) && is(right, "call"))
+      pending_assignment_values_[{ts_node_start_byte(right), ts_node_end_byte(right)}] =
+          static_cast<int>(f_.assignments.size());
+    f_.assignments.push_back(std::move(a));
+  }
+
+  std::string_view text_;
+  FileFacts& f_;
+  std::vector<int> loop_stmt_;  // statement index of each loop
+  std::map<std::pair<uint32_t, uint32_t>, int> pending_assignment_values_;
+};
+
+}  // namespace
+
+std::string FileFacts::qualify(const std::string& dotted) const {
+  std::size_t dot = dotted.find('.');
+  std::string root = dotted.substr(0, dot);
+  auto it = aliases.find(root);
+  if (it == aliases.end()) return {};
+  return dot == std::string::npos ? it->second : it->second + dotted.substr(dot);
+}
+
+FileFacts build_facts(const TreePtr& tree, std::string_view text) {
+  FileFacts facts;
+  if (!tree) return facts;
+  Builder(text, facts).run(ts_tree_root_node(tree.get()));
+  return facts;
+}
+
+}  // namespace msprobe::analysis

@@ -1,0 +1,139 @@
+// `msprobe-lsp check PATH...`: findings as `file:line:col: CODE message`
+// (or JSON), directories walked, exit 1 when an error-severity finding exists.
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <filesystem>
+#include <iostream>
+#include <mutex>
+#include <thread>
+
+#include "cli.h"
+#include "msprobe/analysis/analyzer.h"
+
+namespace msprobe::cli {
+namespace fs = std::filesystem;
+namespace {
+
+bool skipped_dir(const fs::path& p) {
+  std::string name = p.filename().string();
+  return (name.size() > 1 && name[0] == '.') || name == "__pycache__" || name == "node_modules" || name == "venv" ||
+         name == "site-packages" || name == "build";
+}
+
+void collect(const std::string& arg, std::vector<std::string>& files, std::vector<std::string>& errors) {
+  std::error_code ec;
+  fs::path p(arg);
+  if (fs::is_directory(p, ec)) {
+    fs::recursive_directory_iterator it(p, fs::directory_options::skip_permission_denied, ec), end;
+    for (; !ec && it != end; it.increment(ec)) {
+      if (it->is_directory(ec) && skipped_dir(it->path())) {
+        it.disable_recursion_pending();
+        continue;
+      }
+      if (it->is_regular_file(ec) && it->path().extension() == ".py") files.push_back(it->path().string());
+    }
+    if (ec) errors.push_back(arg + ": " + ec.message());
+  } else if (fs::exists(p, ec)) {
+    files.push_back(arg);
+  } else {
+    errors.push_back(arg + ": no such file or directory");
+  }
+}
+
+struct FileResult {
+  std::string path;
+  std::string error;
+  analysis::SourceText source;
+  std::vector<analysis::Finding> findings;
+  bool timed_out = false;
+};
+
+}  // namespace
+
+int run_check(const Args& args) {
+  if (!args.errors.empty() || args.positional.empty()) {
+    for (const auto& e : args.errors) std::cerr << "msprobe-lsp check: " << e << "\n";
+    std::cerr << "usage: msprobe-lsp check [--format text|json] [--torch-version V] [--msprobe-version V]\n"
+                 "                         [--disable CODE,...] [--jobs N] [--no-syntax-errors] PATH...\n";
+    return 2;
+  }
+  std::string format = args.get("--format", "text");
+  if (format != "text" && format != "json") {
+    std::cerr << "msprobe-lsp check: --format must be text or json\n";
+    return 2;
+  }
+  analysis::AnalysisOptions options = analysis_options(args);
+  bool syntax = !args.has("--no-syntax-errors");
+  std::vector<std::string> files, errors;
+  for (const auto& p : args.positional) collect(p, files, errors);
+  std::sort(files.begin(), files.end());
+
+  unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
+  if (args.has("--jobs")) jobs = static_cast<unsigned>(std::max(1, std::atoi(args.get("--jobs").c_str())));
+  jobs = std::min<unsigned>(jobs, static_cast<unsigned>(std::max<std::size_t>(1, files.size())));
+
+  std::vector<FileResult> results(files.size());
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    analysis::PythonParser parser;
+    for (std::size_t i = next++; i < files.size(); i = next++) {
+      FileResult& r = results[i];
+      r.path = files[i];
+      std::string text;
+      if (!read_file(files[i], text, r.error)) continue;
+      r.source = analysis::SourceText(std::move(text));
+      analysis::Analysis a = analysis::analyze(parser, r.source, options);
+      r.timed_out = a.timed_out;
+      r.findings = std::move(a.findings);
+      if (!syntax) {
+        r.findings.erase(std::remove_if(r.findings.begin(), r.findings.end(), [](const auto& f) { return f.code.empty(); }),
+                         r.findings.end());
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < jobs; ++t) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
+
+  bool any_error = false;
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& e : errors) std::cerr << "msprobe-lsp check: " << e << "\n";
+  for (const FileResult& r : results) {
+    if (!r.error.empty()) {
+      std::cerr << "msprobe-lsp check: " << r.error << "\n";
+      any_error = true;
+      continue;
+    }
+    if (r.timed_out) std::cerr << r.path << ": skipped: too large or complex to analyse in time\n";
+    for (const auto& f : r.findings) {
+      if (f.severity == analysis::Severity::Error) any_error = true;
+      analysis::LineCol lc = r.source.position(f.range.start, analysis::Encoding::Utf32);
+      analysis::LineCol end = r.source.position(f.range.end, analysis::Encoding::Utf32);
+      std::string code = f.code.empty() ? "syntax-error" : f.code;
+      if (format == "text") {
+        std::cout << r.path << ":" << lc.line + 1 << ":" << lc.column + 1 << ": " << code << " "
+                  << analysis::to_string(f.severity) << ": " << f.message << "\n";
+      } else {
+        nlohmann::json fixes = nlohmann::json::array();
+        for (const auto& fix : f.fixes) fixes.push_back({{"title", fix.title}, {"safe", fix.safety == analysis::FixSafety::Safe}});
+        out.push_back({{"file", r.path},
+                       {"code", code},
+                       {"severity", analysis::to_string(f.severity)},
+                       {"message", f.message},
+                       {"line", lc.line + 1},
+                       {"column", lc.column + 1},
+                       {"end_line", end.line + 1},
+                       {"end_column", end.column + 1},
+                       {"fixes", fixes}});
+      }
+    }
+  }
+  if (format == "json") std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  if (!errors.empty()) return 2;
+  return any_error ? 1 : 0;
+}
+
+}  // namespace msprobe::cli

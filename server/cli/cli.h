@@ -1,0 +1,41 @@
+// The command line: `msprobe-lsp check|explain|enable|disable|remove|config|check-dump|schema`.
+// Same engine as the server, no LSP involved.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "msprobe/analysis/rule.h"
+
+namespace msprobe::cli {
+
+// Parsed `--flag value` / `--flag=value` options and positional arguments.
+struct Args {
+  std::vector<std::string> positional;
+  std::map<std::string, std::string> options;  // "--format" -> "json"
+  std::vector<std::string> errors;
+
+  bool has(const std::string& k) const { return options.count(k) != 0; }
+  std::string get(const std::string& k, const std::string& def = "") const {
+    auto it = options.find(k);
+    return it == options.end() ? def : it->second;
+  }
+};
+
+// `flags` are options that take no value.
+Args parse_args(int argc, char** argv, int first, const std::vector<std::string>& flags);
+
+// Analysis options from --torch-version, --msprobe-version, --disable, --config.
+analysis::AnalysisOptions analysis_options(const Args& args);
+
+// Reads a whole file; false with `error` set on failure.
+bool read_file(const std::string& path, std::string& out, std::string& error);
+
+int run_check(const Args& args);
+
+// Returns the exit code, or nullopt when argv[1] is not a CLI command.
+std::optional<int> run(int argc, char** argv);
+
+}  // namespace msprobe::cli

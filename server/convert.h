@@ -1,0 +1,37 @@
+// The only place that maps analysis types to LSP JSON and back: ranges in the
+// negotiated position encoding, Finding -> Diagnostic, Fix -> WorkspaceEdit,
+// rule docs -> hover.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "msprobe/analysis/finding.h"
+#include "msprobe/analysis/rule.h"
+#include "msprobe/analysis/source.h"
+
+namespace msprobe::server {
+
+using nlohmann::json;
+
+struct ConvertOptions {
+  analysis::Encoding encoding = analysis::Encoding::Utf16;
+  std::string docs_base_url;     // rule pages are docs_base_url + "#msp101"
+  bool related_information = true;
+  std::string uri;               // the document the ranges belong to
+  int version = 0;
+};
+
+json to_position(const analysis::SourceText& src, std::size_t offset, analysis::Encoding enc);
+json to_range(const analysis::SourceText& src, analysis::ByteRange r, analysis::Encoding enc);
+// Throws std::invalid_argument when `position` is not {line: uint, character: uint}.
+std::size_t from_position(const analysis::SourceText& src, const json& position, analysis::Encoding enc);
+analysis::ByteRange from_range(const analysis::SourceText& src, const json& range, analysis::Encoding enc);
+
+std::string rule_anchor(std::string_view code);  // "msp101"
+json to_diagnostic(const analysis::SourceText& src, const analysis::Finding& f, const ConvertOptions& o);
+json to_text_edits(const analysis::SourceText& src, const std::vector<analysis::Edit>& edits, analysis::Encoding enc);
+// Markdown for a rule: title, summary, docs.
+std::string rule_markdown(const analysis::RuleMeta& meta);
+
+}  // namespace msprobe::server

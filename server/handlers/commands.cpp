@@ -1,0 +1,40 @@
+// workspace/executeCommand.
+#include "language_server.h"
+
+namespace msprobe::server {
+
+extern const std::vector<std::string> kServerCommands;
+const std::vector<std::string> kServerCommands = {"msprobe.showInfo"};
+
+json LanguageServer::show_info() const {
+  json rules = json::array();
+  for (const auto* r : analysis::all_rules()) {
+    std::string code(r->meta.code);
+    rules.push_back({{"code", code}, {"name", std::string(r->meta.name)},
+                     {"enabled", settings_.analysis.disabled_rules.count(code) == 0}});
+  }
+  json docs = json::array();
+  for (const auto& [uri, d] : documents_) docs.push_back({{"uri", uri}, {"version", d.version}});
+  const auto& a = settings_.analysis;
+  return {{"server", {{"name", "msprobe-lsp"}, {"version", MSPROBE_LSP_VERSION}}},
+          {"client", client_name_},
+          {"positionEncoding", encoding_ == analysis::Encoding::Utf8 ? "utf-8" : "utf-16"},
+          {"diagnosticMode", caps_.pull_diagnostics ? "pull" : "push"},
+          {"torchVersion", a.torch_version ? json(a.torch_version->text) : json(nullptr)},
+          {"msprobeVersion", a.msprobe_version ? json(a.msprobe_version->text) : json(nullptr)},
+          {"settings", {{"debounceMs", settings_.debounce_ms}, {"configPath", a.config_path},
+                        {"pythonPath", settings_.python_path}, {"showSyntaxErrors", settings_.show_syntax_errors}}},
+          {"workspaceFolders", workspace_folders_},
+          {"openDocuments", docs},
+          {"rules", rules}};
+}
+
+void LanguageServer::on_execute_command(Call& c) {
+  if (!c.params.is_object() || !c.params.contains("command") || !c.params["command"].is_string())
+    throw std::invalid_argument("executeCommand needs a string 'command'");
+  std::string command = c.params["command"].get<std::string>();
+  if (command == "msprobe.showInfo") return c.reply(show_info());
+  throw RequestError(ErrorCode::InvalidParams, "unknown command: " + command);
+}
+
+}  // namespace msprobe::server

@@ -1,0 +1,60 @@
+// Diagnostics: pushed with the document version, or pulled with
+// textDocument/diagnostic when the client supports it (never both).
+#include <spdlog/spdlog.h>
+
+#include "language_server.h"
+#include "uri.h"
+
+namespace msprobe::server {
+
+ConvertOptions LanguageServer::convert_options(const AnalysisSnapshot& snap) const {
+  ConvertOptions o;
+  o.encoding = encoding_;
+  o.docs_base_url = settings_.docs_base_url.empty() ? path_to_uri(std::string(MSPROBE_LSP_DOCS_DIR) + "/rules.md")
+                                                    : settings_.docs_base_url;
+  o.related_information = caps_.related_information;
+  o.uri = snap.uri;
+  o.version = snap.version;
+  return o;
+}
+
+json LanguageServer::diagnostics_json(const AnalysisSnapshot& snap) const {
+  json out = json::array();
+  if (!snap.source) return out;
+  if (snap.kind == DocumentKind::Python && snap.result.timed_out) {
+    analysis::Finding f;
+    f.severity = analysis::Severity::Info;
+    f.message = "msprobe-lsp: the file is too large or complex to analyse in time; no msProbe checks were run";
+    out.push_back(to_diagnostic(*snap.source, f, convert_options(snap)));
+    return out;
+  }
+  ConvertOptions o = convert_options(snap);
+  for (const auto& f : snap.result.findings) {
+    if (f.code.empty() && !settings_.show_syntax_errors) continue;
+    out.push_back(to_diagnostic(*snap.source, f, o));
+  }
+  return out;
+}
+
+void LanguageServer::publish(const AnalysisSnapshot& snap) {
+  json params{{"uri", snap.uri}, {"diagnostics", diagnostics_json(snap)}};
+  params["version"] = snap.version;  // harmless for clients without versionSupport
+  notify("textDocument/publishDiagnostics", std::move(params));
+}
+
+void LanguageServer::on_document_diagnostic(Call& c) {
+  Document& doc = require_document(c.params);
+  std::string previous = c.params.value("previousResultId", "");
+  auto reply = c.reply;
+  auto fail = c.fail;
+  with_current_analysis(doc, c.id, [this, reply, fail, previous](const SnapshotPtr& snap) {
+    if (!snap) return fail(ErrorCode::ContentModified, "The document changed; ask again");
+    // resultId = version + settings generation would be finer; version is enough
+    // because settings changes trigger a refresh request.
+    std::string id = std::to_string(snap->version) + ":" + std::to_string(snap->result.findings.size());
+    if (!previous.empty() && previous == id) return reply({{"kind", "unchanged"}, {"resultId", id}});
+    reply({{"kind", "full"}, {"resultId", id}, {"items", diagnostics_json(*snap)}});
+  });
+}
+
+}  // namespace msprobe::server

@@ -1,0 +1,183 @@
+// didOpen/didChange/didClose/didSave and the scheduling of analysis jobs:
+// debounced on change, coalesced per document, stale results dropped.
+#include <spdlog/spdlog.h>
+
+#include "language_server.h"
+#include "uri.h"
+
+namespace msprobe::server {
+namespace {
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+DocumentKind kind_of(const std::string& language_id, const std::string& uri) {
+  if (language_id == "python" || ends_with(uri, ".py") || ends_with(uri, ".pyw")) return DocumentKind::Python;
+  if (language_id == "json" || language_id == "jsonc" || ends_with(uri, ".json")) return DocumentKind::Json;
+  return DocumentKind::Other;
+}
+
+const json& text_document(const json& params) {
+  if (!params.is_object() || !params.contains("textDocument") || !params["textDocument"].is_object() ||
+      !params["textDocument"].contains("uri") || !params["textDocument"]["uri"].is_string())
+    throw std::invalid_argument("params.textDocument.uri is required");
+  return params["textDocument"];
+}
+
+}  // namespace
+
+Document* LanguageServer::find_document(const json& params) {
+  auto it = documents_.find(text_document(params)["uri"].get<std::string>());
+  return it == documents_.end() ? nullptr : &it->second;
+}
+
+Document& LanguageServer::require_document(const json& params) {
+  Document* doc = find_document(params);
+  if (!doc) throw RequestError(ErrorCode::InvalidParams, "document not open: " + text_document(params)["uri"].get<std::string>());
+  return *doc;
+}
+
+void LanguageServer::on_did_open(const json& params) {
+  const json& td = text_document(params);
+  std::string uri = td["uri"].get<std::string>();
+  if (!td.contains("text") || !td["text"].is_string()) throw std::invalid_argument("didOpen needs textDocument.text");
+  Document& doc = documents_[uri];
+  if (doc.debounce) doc.debounce->cancel();
+  doc = Document{};
+  doc.uri = uri;
+  doc.path = uri_to_path(uri);
+  doc.language_id = td.value("languageId", "");
+  doc.kind = kind_of(doc.language_id, uri);
+  doc.version = td.contains("version") && td["version"].is_number_integer() ? td["version"].get<int>() : 0;
+  doc.text = analysis::SourceText(td["text"].get<std::string>());
+  doc.reset_tree = true;
+  worker_.forget(uri);
+  schedule_analysis(doc, /*immediately=*/true);
+}
+
+void LanguageServer::on_did_change(const json& params) {
+  Document* doc = find_document(params);
+  const json& td = text_document(params);
+  if (!doc) {
+    spdlog::warn("didChange for a document that is not open: {}", td["uri"].get<std::string>());
+    return;
+  }
+  int version = td.contains("version") && td["version"].is_number_integer() ? td["version"].get<int>() : doc->version + 1;
+  if (version <= doc->version)
+    spdlog::warn("{}: version went from {} to {}; applying the change anyway", doc->uri, doc->version, version);
+  if (!params.contains("contentChanges") || !params["contentChanges"].is_array())
+    throw std::invalid_argument("didChange needs contentChanges");
+  for (const json& change : params["contentChanges"]) {
+    if (!change.is_object() || !change.contains("text") || !change["text"].is_string())
+      throw std::invalid_argument("each content change needs a string 'text'");
+    const std::string& text = change["text"].get_ref<const std::string&>();
+    if (change.contains("range") && !change["range"].is_null()) {
+      analysis::ByteRange r = from_range(doc->text, change["range"], encoding_);
+      doc->pending_edits.push_back(doc->text.replace(r.start, r.end, text));
+    } else {
+      doc->text = analysis::SourceText(text);
+      doc->pending_edits.clear();
+      doc->reset_tree = true;
+    }
+  }
+  doc->version = version;
+  doc->job_pending = false;
+  schedule_analysis(*doc, /*immediately=*/false);
+}
+
+void LanguageServer::on_did_close(const json& params) {
+  Document* doc = find_document(params);
+  if (!doc) return;
+  std::string uri = doc->uri;
+  if (doc->debounce) doc->debounce->cancel();
+  auto waiters = std::move(doc->waiters);
+  documents_.erase(uri);
+  worker_.forget(uri);
+  for (auto& w : waiters) w.fn(nullptr);
+  if (!caps_.pull_diagnostics) notify("textDocument/publishDiagnostics", {{"uri", uri}, {"diagnostics", json::array()}});
+}
+
+void LanguageServer::on_did_save(const json& params) {
+  // Nothing to do for the file itself; other documents that depend on a saved
+  // config file are refreshed by the config layer.
+  (void)params;
+}
+
+void LanguageServer::schedule_analysis(Document& doc, bool immediately, bool force) {
+  if (doc.debounce) doc.debounce->cancel();
+  if (immediately || settings_.debounce_ms == 0) {
+    start_job(doc, force);
+    return;
+  }
+  if (!doc.debounce) doc.debounce = std::make_unique<asio::steady_timer>(io_);
+  doc.debounce->expires_after(std::chrono::milliseconds(settings_.debounce_ms));
+  std::string uri = doc.uri;
+  doc.debounce->async_wait([this, uri](std::error_code ec) {
+    if (ec) return;
+    auto it = documents_.find(uri);
+    if (it != documents_.end()) start_job(it->second);
+  });
+}
+
+void LanguageServer::start_job(Document& doc, bool force) {
+  if (doc.job_pending && !force) return;
+  if (doc.debounce) doc.debounce->cancel();
+  doc.job_pending = true;
+  AnalysisJob job;
+  job.uri = doc.uri;
+  job.version = doc.version;
+  job.kind = doc.kind;
+  job.source = std::make_shared<const analysis::SourceText>(doc.text);
+  job.edits = std::move(doc.pending_edits);
+  doc.pending_edits.clear();
+  job.reset_tree = doc.reset_tree;
+  doc.reset_tree = false;
+  job.options = settings_.analysis;
+  worker_.submit(std::move(job), [this](SnapshotPtr snap) { on_analysis_done(snap); });
+}
+
+void LanguageServer::on_analysis_done(const SnapshotPtr& snap) {
+  if (state_ == State::Exited) return;
+  auto it = documents_.find(snap->uri);
+  if (it == documents_.end()) return;  // closed meanwhile
+  Document& doc = it->second;
+  if (snap->version != doc.version) {
+    // Stale: the document changed while this ran. Requests that were waiting
+    // for that older version learn their positions are void.
+    std::vector<Document::Waiter> keep;
+    for (auto& w : doc.waiters) {
+      if (w.version < doc.version) w.fn(nullptr);
+      else keep.push_back(std::move(w));
+    }
+    doc.waiters = std::move(keep);
+    return;
+  }
+  doc.latest = snap;
+  if (!caps_.pull_diagnostics && state_ == State::Running) publish(*snap);
+  auto waiters = std::move(doc.waiters);
+  doc.waiters.clear();
+  for (auto& w : waiters) w.fn(w.version == snap->version ? snap : nullptr);
+}
+
+void LanguageServer::with_current_analysis(Document& doc, const json& request_id,
+                                           std::function<void(const SnapshotPtr&)> fn) {
+  if (doc.latest && doc.latest->version == doc.version) {
+    fn(doc.latest);
+    return;
+  }
+  auto cancelled = std::make_shared<bool>(false);
+  doc.waiters.push_back({doc.version, [fn, cancelled](const SnapshotPtr& s) {
+                           if (!*cancelled) fn(s);
+                         }});
+  if (!request_id.is_null()) {
+    json id = request_id;
+    cancellable_[protocol::id_key(id)] = [this, id, cancelled] {
+      *cancelled = true;
+      send(protocol::make_error(id, ErrorCode::RequestCancelled, "Request cancelled"));
+    };
+  }
+  start_job(doc);  // no need to wait for the debounce: someone is asking
+}
+
+}  // namespace msprobe::server

@@ -1,0 +1,166 @@
+// The LSP server: lifecycle, dispatch, documents, scheduling of analysis and
+// the handlers (each group in handlers/*.cpp). Runs on one io_context thread;
+// analysis runs on the AnalysisWorker thread.
+#pragma once
+
+#include <asio.hpp>
+#include <functional>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+
+#include "analysis_worker.h"
+#include "convert.h"
+#include "document.h"
+#include "msprobe/protocol/framing.h"
+#include "msprobe/protocol/jsonrpc.h"
+#include "settings.h"
+#include "transport.h"
+
+namespace msprobe::server {
+
+using nlohmann::json;
+using protocol::ErrorCode;
+
+// Thrown by handlers for a bad request; becomes an error response.
+struct RequestError : std::runtime_error {
+  RequestError(ErrorCode c, const std::string& m) : std::runtime_error(m), code(c) {}
+  ErrorCode code;
+};
+
+// The client capabilities the server uses.
+struct ClientCaps {
+  bool utf8 = false;
+  bool pull_diagnostics = false;
+  bool diagnostic_refresh = false;
+  bool related_information = false;
+  bool version_support = false;
+  bool code_lens = false;
+  bool code_lens_refresh = false;
+  bool code_action_literals = false;
+  bool code_action_resolve_edit = false;
+  bool code_action_data = false;
+  bool apply_edit = false;
+  bool document_changes = false;
+  bool change_annotations = false;
+  bool create_files = false;
+  bool configuration = false;
+  bool show_message_request = false;
+  bool work_done_progress = false;
+  bool markdown_hover = true;
+  bool did_change_watched_files_dynamic = false;
+};
+
+class LanguageServer {
+ public:
+  enum class State { Uninitialized, Running, ShuttingDown, Exited };
+
+  LanguageServer(asio::io_context& io, Transport& transport);
+  ~LanguageServer();
+
+  // Entry point for each frame read from the client.
+  void on_frame(protocol::Frame frame);
+  void on_eof(const std::string& why);
+  // Watches a process id: exits when it is gone.
+  void watch_parent(int pid);
+
+  State state() const { return state_; }
+  int exit_code() const { return exit_code_; }
+
+  // ----- used by handlers -----
+  using ReplyFn = std::function<void(json result)>;
+  struct Call {
+    json id;
+    json params;
+    ReplyFn reply;  // answers once; later calls are ignored
+    std::function<void(ErrorCode, const std::string&)> fail;
+  };
+
+ private:
+  friend struct Handlers;
+  using RequestHandler = void (LanguageServer::*)(Call&);
+  using NotificationHandler = void (LanguageServer::*)(const json&);
+
+  void register_handlers();
+  void dispatch(protocol::Request req);
+  void dispatch(protocol::Notification note);
+  void on_response(protocol::Response resp);
+  void send(const json& msg) { transport_.send(msg); }
+  void notify(const std::string& method, json params) { send(protocol::make_notification(method, std::move(params))); }
+  void request(const std::string& method, json params, std::function<void(const protocol::Response&)> on_reply);
+  void show_message(int type, const std::string& message);
+  void log_message(int type, const std::string& message);
+  void report_setting_problems(const std::vector<std::string>& problems);
+  void terminate(int code);
+
+  // lifecycle (handlers/lifecycle.cpp)
+  void on_initialize(Call& c);
+  void on_initialized(const json& params);
+  void on_shutdown(Call& c);
+  void on_exit(const json& params);
+  void on_cancel_request(const json& params);
+  void on_set_trace(const json& params);
+  void on_did_change_configuration(const json& params);
+  void pull_configuration();
+  void apply_settings(const json& value);
+  json server_capabilities() const;
+  void parse_client_capabilities(const json& caps);
+
+  // text sync (handlers/text_sync.cpp)
+  void on_did_open(const json& params);
+  void on_did_change(const json& params);
+  void on_did_close(const json& params);
+  void on_did_save(const json& params);
+  Document* find_document(const json& params);  // by params.textDocument.uri
+  Document& require_document(const json& params);
+  void schedule_analysis(Document& doc, bool immediately, bool force = false);
+  void start_job(Document& doc, bool force = false);
+  void on_analysis_done(const SnapshotPtr& snap);
+  // Calls `fn` with the analysis of the document's current version.
+  void with_current_analysis(Document& doc, const json& request_id, std::function<void(const SnapshotPtr&)> fn);
+
+  // diagnostics (handlers/diagnostics.cpp)
+  json diagnostics_json(const AnalysisSnapshot& snap) const;
+  void publish(const AnalysisSnapshot& snap);
+  void on_document_diagnostic(Call& c);
+  ConvertOptions convert_options(const AnalysisSnapshot& snap) const;
+
+  // hover, code actions, code lens, commands
+  void on_hover(Call& c);
+  void on_code_action(Call& c);
+  void on_code_action_resolve(Call& c);
+  void on_code_lens(Call& c);
+  void on_execute_command(Call& c);
+  json show_info() const;
+
+  asio::io_context& io_;
+  Transport& transport_;
+  AnalysisWorker worker_;
+  State state_ = State::Uninitialized;
+  bool shutdown_requested_ = false;
+  int exit_code_ = 1;
+
+  ClientCaps caps_;
+  analysis::Encoding encoding_ = analysis::Encoding::Utf16;
+  Settings settings_;
+  json init_options_;
+  std::set<std::string> shown_problems_;
+  std::vector<std::string> workspace_folders_;  // local paths
+  std::string trace_ = "off";
+  std::string client_name_;
+
+  std::unordered_map<std::string, Document> documents_;
+  std::map<std::string, RequestHandler> request_handlers_;
+  std::map<std::string, NotificationHandler> notification_handlers_;
+  // Requests still waiting for an analysis, by id_key, for $/cancelRequest.
+  std::map<std::string, std::function<void()>> cancellable_;
+  std::map<std::string, std::function<void(const protocol::Response&)>> outgoing_;
+  long long next_outgoing_id_ = 1;
+  std::unique_ptr<asio::steady_timer> parent_watch_;
+};
+
+}  // namespace msprobe::server

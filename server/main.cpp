@@ -1,0 +1,104 @@
+// msprobe-lsp: the language server over stdio, or a CLI subcommand.
+#include <signal.h>
+#include <spdlog/sinks/basic_file_sink.h>
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <iostream>
+#include <string>
+
+#include "cli/cli.h"
+#include "language_server.h"
+#include "transport.h"
+
+namespace {
+
+constexpr const char* kUsage = R"(msprobe-lsp - a language server for enabling msProbe's PrecisionDebugger dump
+
+Usage:
+  msprobe-lsp [--stdio] [--clientProcessId=PID] [--log-file PATH] [--log-level LEVEL]
+      Run the language server on stdin/stdout (the default).
+  msprobe-lsp check [--format text|json] [--torch-version V] [--msprobe-version V] PATH...
+      Report msProbe findings for Python files (directories are walked).
+  msprobe-lsp --version | --help
+
+Log levels: trace, debug, info (default), warn, error, off. Logs go to stderr or the
+log file, never to stdout (which carries the protocol).
+)";
+
+bool take_value(int argc, char** argv, int& i, const std::string& name, std::string& value) {
+  std::string a = argv[i];
+  if (a == name && i + 1 < argc) {
+    value = argv[++i];
+    return true;
+  }
+  if (a.rfind(name + "=", 0) == 0) {
+    value = a.substr(name.size() + 1);
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (auto code = msprobe::cli::run(argc, argv)) return *code;
+
+  std::string log_file, log_level = "info", client_pid;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--version" || a == "-V") {
+      std::cout << "msprobe-lsp " << MSPROBE_LSP_VERSION << "\n";
+      return 0;
+    }
+    if (a == "--help" || a == "-h") {
+      std::cout << kUsage;
+      return 0;
+    }
+    if (a == "--stdio") continue;
+    if (take_value(argc, argv, i, "--log-file", log_file) || take_value(argc, argv, i, "--log-level", log_level) ||
+        take_value(argc, argv, i, "--clientProcessId", client_pid))
+      continue;
+    std::cerr << "msprobe-lsp: unknown argument '" << a << "'\n\n" << kUsage;
+    return 2;
+  }
+
+  try {
+    std::shared_ptr<spdlog::logger> logger;
+    if (!log_file.empty()) logger = spdlog::basic_logger_mt("msprobe-lsp", log_file);
+    else logger = spdlog::stderr_logger_mt("msprobe-lsp");
+    spdlog::set_default_logger(logger);
+  } catch (const spdlog::spdlog_ex& e) {
+    std::cerr << "msprobe-lsp: cannot open log file: " << e.what() << "\n";
+    return 2;
+  }
+  auto level = spdlog::level::from_str(log_level);
+  if (level == spdlog::level::off && log_level != "off") {
+    std::cerr << "msprobe-lsp: unknown log level '" << log_level << "'\n";
+    return 2;
+  }
+  spdlog::set_level(level);
+  spdlog::flush_on(spdlog::level::info);
+
+  ::signal(SIGPIPE, SIG_IGN);
+  asio::io_context io;
+  msprobe::server::StdioTransport transport(STDIN_FILENO, STDOUT_FILENO);
+  int exit_code = 1;
+  {
+    auto keep_running = asio::make_work_guard(io);  // the reader thread posts work later
+    msprobe::server::LanguageServer server(io, transport);
+    if (!client_pid.empty()) server.watch_parent(std::atoi(client_pid.c_str()));
+    transport.start(io, [&](msprobe::protocol::Frame f) { server.on_frame(std::move(f)); },
+                    [&](std::string why) { server.on_eof(why); });
+    spdlog::info("msprobe-lsp {} started", MSPROBE_LSP_VERSION);
+    io.run();
+    exit_code = server.exit_code();
+  }
+  spdlog::info("exiting with code {}", exit_code);
+  spdlog::shutdown();
+  // The reader thread may still be blocked in read(); end the process without
+  // waiting for it.
+  std::cout.flush();
+  ::_exit(exit_code);
+}

@@ -1,0 +1,156 @@
+// Data-driven rule tests: every tests/rules/fixtures/**/*.py is analysed and
+// its findings compared with the expectations written under the lines:
+//
+//     model = torch.compile(model)
+//     #       ^^^^^^^^^^^^^^^^^^^^ MSP101 warning: torch.compile
+//
+// The carets mark the columns (code points) of the finding on the line above
+// (annotation lines are skipped when looking for "the line above"); a '#'
+// directly followed by '^' counts as a caret, so a finding at column 0 reads
+// "#^^^^ MSP101 ...". After the code comes the severity and, after ':', a
+// substring of the message. A first-line comment "# fixture: torch=2.7 msprobe=8.3
+// disable=MSP206" sets the analysis options. A fixture with no annotation
+// expects no findings at all.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "msprobe/analysis/analyzer.h"
+
+namespace fs = std::filesystem;
+using namespace msprobe::analysis;
+
+namespace {
+
+struct Expectation {
+  uint32_t line, start_col, end_col;
+  std::string code, severity, message;
+  std::string describe() const {
+    std::ostringstream s;
+    s << (line + 1) << ":" << (start_col + 1) << "-" << (end_col + 1) << " " << code << " " << severity << ": "
+      << message;
+    return s.str();
+  }
+};
+
+std::string read(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Code-point column of byte offset `b` in `line`.
+uint32_t cp_col(std::string_view line, std::size_t b) {
+  return static_cast<uint32_t>(count_units(line.substr(0, std::min(b, line.size())), Encoding::Utf32));
+}
+
+bool is_annotation(std::string_view line) {
+  static const std::regex re(R"(^\s*#\s*\^+\s+MSP\d{3}\b)");
+  static const std::regex re0(R"(^\s*#\^+\s+MSP\d{3}\b)");
+  std::string s(line);
+  return std::regex_search(s, re) || std::regex_search(s, re0);
+}
+
+std::vector<Expectation> parse_expectations(const SourceText& src) {
+  static const std::regex re(R"(^(\s*)(#)(\s*)(\^+)\s+(MSP\d{3})\s+(error|warning|info|hint)(?::\s*(.*\S))?\s*$)");
+  std::vector<Expectation> out;
+  int target = -1;
+  for (uint32_t i = 0; i < src.line_count(); ++i) {
+    std::string line(src.line_text(i));
+    std::smatch m;
+    if (!is_annotation(line) || !std::regex_match(line, m, re)) {
+      if (!is_annotation(line)) target = static_cast<int>(i);
+      continue;
+    }
+    REQUIRE(target >= 0);
+    std::size_t hash = static_cast<std::size_t>(m.position(2));
+    std::size_t caret = static_cast<std::size_t>(m.position(4));
+    std::size_t carets_end = caret + static_cast<std::size_t>(m.length(4));
+    if (m.length(3) == 0) caret = hash;  // "#^^^": the '#' is a caret too
+    Expectation e;
+    e.line = static_cast<uint32_t>(target);
+    e.start_col = cp_col(line, caret);
+    e.end_col = cp_col(line, carets_end);
+    e.code = m[5];
+    e.severity = m[6];
+    e.message = m[7].matched ? m[7].str() : "";
+    out.push_back(e);
+  }
+  return out;
+}
+
+AnalysisOptions parse_options(const SourceText& src) {
+  AnalysisOptions o;
+  std::string first(src.line_text(0));
+  static const std::regex re(R"(#\s*fixture:(.*))");
+  std::smatch m;
+  if (!std::regex_search(first, m, re)) return o;
+  std::istringstream words(m[1].str());
+  std::string w;
+  while (words >> w) {
+    auto eq = w.find('=');
+    std::string k = w.substr(0, eq), v = eq == std::string::npos ? "" : w.substr(eq + 1);
+    if (k == "torch") o.torch_version = Version::parse(v);
+    else if (k == "msprobe") o.msprobe_version = Version::parse(v);
+    else if (k == "disable") o.disabled_rules.insert(v);
+    else if (k == "config") o.config_path = v;
+    else FAIL("unknown fixture option " << k);
+  }
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("rule fixtures") {
+  fs::path root = fs::path(MSPROBE_TESTS_DIR) / "rules" / "fixtures";
+  std::vector<fs::path> files;
+  for (auto& e : fs::recursive_directory_iterator(root)) {
+    std::string name = e.path().filename().string();
+    if (e.is_regular_file() && e.path().extension() == ".py" && name.find(".fixed.") == std::string::npos)
+      files.push_back(e.path());
+  }
+  std::sort(files.begin(), files.end());
+  REQUIRE(files.size() >= 2);
+  PythonParser parser;
+  for (const auto& file : files) {
+    DYNAMIC_SECTION(fs::relative(file, root).string()) {
+      SourceText src(read(file));
+      auto expected = parse_expectations(src);
+      Analysis a = analyze(parser, src, parse_options(src));
+      std::vector<std::string> unexpected, missing;
+      std::vector<bool> matched(expected.size(), false);
+      for (const Finding& f : a.findings) {
+        LineCol s = src.position(f.range.start, Encoding::Utf32);
+        LineCol e = src.position(f.range.end, Encoding::Utf32);
+        uint32_t end_col = e.line == s.line ? e.column : cp_col(src.line_text(s.line), src.line_text(s.line).size());
+        bool ok = false;
+        for (std::size_t i = 0; i < expected.size(); ++i) {
+          const Expectation& x = expected[i];
+          if (matched[i] || x.line != s.line || x.start_col != s.column || x.end_col != end_col || x.code != f.code ||
+              x.severity != to_string(f.severity) || f.message.find(x.message) == std::string::npos)
+            continue;
+          matched[i] = ok = true;
+          break;
+        }
+        if (!ok) {
+          std::ostringstream d;
+          d << (s.line + 1) << ":" << (s.column + 1) << "-" << (end_col + 1) << " "
+            << (f.code.empty() ? "syntax" : f.code) << " " << to_string(f.severity) << ": " << f.message;
+          unexpected.push_back(d.str());
+        }
+      }
+      for (std::size_t i = 0; i < expected.size(); ++i) {
+        if (!matched[i]) missing.push_back(expected[i].describe());
+      }
+      INFO("file: " << file.string());
+      for (const auto& u : unexpected) UNSCOPED_INFO("unexpected finding: " << u);
+      for (const auto& m : missing) UNSCOPED_INFO("missing finding:    " << m);
+      CHECK(unexpected.empty());
+      CHECK(missing.empty());
+    }
+  }
+}
