@@ -3,6 +3,8 @@
 // its node inherits, so no exit events are needed.
 #include "facts_builder.h"
 
+#include "derive.h"
+
 #include <tree_sitter/api.h>
 
 #include <cstring>
@@ -77,6 +79,9 @@ class Builder {
       }
     }
     resolve_names();
+    derive_msprobe(f_);
+    derive_scenarios(f_);
+    derive_loops(text_, f_);
   }
 
   // Names resolve after the pass: an import may come after its first use in
@@ -137,6 +142,8 @@ class Builder {
       child.loop = -1;
     } else if (is(node, "for_statement") || is(node, "while_statement")) {
       child.loop = add_loop(node, ctx, child.statement);
+    } else if (is(node, "with_statement")) {
+      add_with(node, ctx);
     } else if (is(node, "assignment") || is(node, "augmented_assignment")) {
       add_assignment(node, ctx);
     }
@@ -241,6 +248,7 @@ class Builder {
     TSNode args = ts_node_child_by_field_name(node, "arguments", 9);
     c.callee = text(fn);
     c.range = range_of(node);
+    c.line = line(node);
     c.callee_range = range_of(fn);
     c.args_range = ts_node_is_null(args) ? ByteRange{c.callee_range.end, c.range.end} : range_of(args);
     if (!ts_node_is_null(args) && is(args, "argument_list")) {
@@ -361,6 +369,29 @@ class Builder {
     f_.loops.push_back(std::move(loop));
     loop_stmt_.push_back(statement_index);
     return static_cast<int>(f_.loops.size()) - 1;
+  }
+
+  void add_with(TSNode node, const Context& ctx) {
+    WithBlock w;
+    w.range = range_of(node);
+    TSNode body = ts_node_child_by_field_name(node, "body", 4);
+    w.body = ts_node_is_null(body) ? ByteRange{w.range.end, w.range.end} : range_of(body);
+    w.function = ctx.function;
+    uint32_t n = ts_node_named_child_count(node);
+    for (uint32_t i = 0; i < n; ++i) {
+      TSNode clause = ts_node_named_child(node, i);
+      if (!is(clause, "with_clause")) continue;
+      uint32_t k = ts_node_named_child_count(clause);
+      for (uint32_t j = 0; j < k; ++j) {
+        TSNode item = ts_node_named_child(clause, j);
+        TSNode value = is(item, "with_item") ? ts_node_child_by_field_name(item, "value", 5) : item;
+        if (!ts_node_is_null(value)) {
+          if (is(value, "as_pattern")) value = ts_node_named_child(value, 0);
+          w.items.push_back(text(value));
+        }
+      }
+    }
+    f_.with_blocks.push_back(std::move(w));
   }
 
   void add_assignment(TSNode node, const Context& ctx) {

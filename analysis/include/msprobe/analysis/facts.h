@@ -35,6 +35,7 @@ struct Call {
   std::string callee;     // source text of the function expression ("self.model", "torch.compile")
   std::string qualified;  // resolved through imports ("torch.compile"); empty when the root is not imported
   ByteRange range;        // the whole call
+  uint32_t line = 0;
   ByteRange callee_range;
   ByteRange args_range;   // the parenthesised argument list
   std::vector<Argument> args;
@@ -121,10 +122,59 @@ struct Assignment {
   int loop = -1;
 };
 
+// `with a(), b as c:` — the context managers and the block they guard.
+struct WithBlock {
+  ByteRange range;
+  ByteRange body;
+  std::vector<std::string> items;  // source text of each context expression ("torch.no_grad()")
+  int function = -1;
+};
+
 struct SyntaxError {
   ByteRange range;
   bool missing = false;    // a MISSING node (e.g. ')'), else an ERROR node
   std::string expected;    // for missing nodes: what was expected
+};
+
+// ----- Derived facts (computed from the raw ones above, see derive_*.cpp) -----
+
+enum class MsprobeKind { Import, SeedAll, Construct, Start, Stop, Step, ForwardBackwardDumpEnd, Other };
+const char* to_string(MsprobeKind k);
+
+// One use of msProbe's API.
+struct MsprobeUse {
+  MsprobeKind kind = MsprobeKind::Other;
+  ByteRange range;        // the call (or the import statement)
+  uint32_t line = 0;
+  int call = -1;          // index into FileFacts::calls (-1 for imports)
+  int import = -1;        // index into FileFacts::imports
+  std::string receiver;   // "debugger" in debugger.start(); "PrecisionDebugger" for classmethod use
+  std::string bound_to;   // for Construct: the name it is assigned to ("debugger", "self.debugger")
+  std::string framework;  // "pytorch" or "mindspore" (from the import path)
+};
+
+enum class Scenario { PytorchEager, MindSpore, MSAdapter, Torchair, Aclgraph, Verl, VllmRunner, VllmOffline, Monitor };
+const char* to_string(Scenario s);
+
+struct ScenarioMarker {
+  Scenario scenario = Scenario::PytorchEager;
+  ByteRange range;
+  uint32_t line = 0;
+  std::string evidence;  // "import mindspore", "torchair.get_npu_backend(...)"
+};
+
+enum class LoopRole { None, Train, Eval, Inference, Warmup };
+const char* to_string(LoopRole r);
+
+// A loop's place in the script: what it runs per iteration.
+struct LoopInfo {
+  int loop = -1;             // index into FileFacts::loops
+  LoopRole role = LoopRole::None;
+  std::string model;         // expression called for the forward ("model", "self.model", "engine")
+  int epoch_loop = -1;       // enclosing loop over epochs, if any
+  std::vector<ByteRange> forward;   // sites in the body (a helper's call site when it happens in a helper)
+  std::vector<ByteRange> backward;
+  std::vector<ByteRange> step;      // optimizer steps
 };
 
 struct FileFacts {
@@ -138,9 +188,15 @@ struct FileFacts {
   std::vector<Loop> loops;
   std::vector<Statement> statements;
   std::vector<Assignment> assignments;
+  std::vector<WithBlock> with_blocks;
   std::vector<SyntaxError> syntax_errors;
   // local name -> qualified target, from imports anywhere in the file
   std::map<std::string, std::string> aliases;
+  std::vector<MsprobeUse> msprobe;
+  std::vector<ScenarioMarker> scenario_markers;
+  std::vector<Scenario> scenarios;  // distinct, in enum order; PytorchEager when plain torch
+  std::vector<LoopInfo> loop_info;  // one per loop with a role, in source order
+
   ByteRange module_docstring;  // empty range when absent
   bool has_docstring = false;
   int main_guard = -1;  // statement index of `if __name__ == "__main__":`

@@ -1,0 +1,100 @@
+// Scenario markers: which kind of program this is (msprobe-facts §6). The
+// PyTorch eager dump only covers plain PyTorch; the others need other tools.
+#include <algorithm>
+
+#include "derive.h"
+
+namespace msprobe::analysis {
+namespace {
+
+bool starts_with(const std::string& s, std::string_view p) { return s.compare(0, p.size(), p) == 0; }
+std::string root_of(const std::string& module) { return module.substr(0, module.find('.')); }
+
+}  // namespace
+
+const char* to_string(Scenario s) {
+  switch (s) {
+    case Scenario::PytorchEager: return "pytorch-eager";
+    case Scenario::MindSpore: return "mindspore";
+    case Scenario::MSAdapter: return "msadapter";
+    case Scenario::Torchair: return "torchair";
+    case Scenario::Aclgraph: return "aclgraph";
+    case Scenario::Verl: return "verl";
+    case Scenario::VllmRunner: return "vllm-runner";
+    case Scenario::VllmOffline: return "vllm-offline";
+    case Scenario::Monitor: return "monitor";
+  }
+  return "pytorch-eager";
+}
+
+void derive_scenarios(FileFacts& f) {
+  std::vector<ScenarioMarker> m;
+  auto mark = [&](Scenario s, ByteRange r, uint32_t line, std::string evidence) {
+    m.push_back({s, r, line, std::move(evidence)});
+  };
+  bool torch = false, mindspore = false;
+  for (const Import& imp : f.imports) {
+    std::string full = imp.name.empty() ? imp.module : imp.module + "." + imp.name;
+    std::string root = root_of(imp.module);
+    if (root == "torch") torch = true;
+    if (root == "mindspore") {
+      mindspore = true;
+      mark(Scenario::MindSpore, imp.range, imp.line, "import " + imp.module);
+    } else if (root == "msadapter" || root == "mindtorch") {
+      mark(Scenario::MSAdapter, imp.range, imp.line, "import " + imp.module);
+    } else if (root == "torchair") {
+      mark(Scenario::Torchair, imp.range, imp.line, "import " + imp.module);
+    } else if (root == "verl") {
+      mark(Scenario::Verl, imp.range, imp.line, "import " + imp.module);
+    } else if (starts_with(full, "msprobe.mindspore")) {
+      mindspore = true;
+      mark(Scenario::MindSpore, imp.range, imp.line, "import from msprobe.mindspore");
+    } else if (starts_with(full, "msprobe.pytorch.monitor") || starts_with(full, "msprobe.core.monitor") ||
+               full == "msprobe.pytorch.TrainerMon" || full == "msprobe.mindspore.TrainerMon") {
+      mark(Scenario::Monitor, imp.range, imp.line, "import of the TrainerMon monitor");
+    } else if (full == "vllm.LLM") {
+      // The offline marker is the LLM(...) call below; the import alone is weaker.
+    }
+  }
+  for (const Call& c : f.calls) {
+    const std::string& q = c.qualified;
+    if (q == "torchair.get_npu_backend" || (starts_with(q, "torchair.") && q.find("CompilerConfig") != std::string::npos))
+      mark(Scenario::Torchair, c.range, c.line, q + "(...)");
+    else if (q == "torch.npu.graph" || q == "torch.npu.NPUGraph" || q == "torch_npu.npu.graph" ||
+             q == "torch.cuda.graph" || q == "torch.cuda.CUDAGraph" || q.find("AclGraphDumper") != std::string::npos)
+      mark(Scenario::Aclgraph, c.range, c.line, q + "(...)");
+    else if (q == "vllm.LLM")
+      mark(Scenario::VllmOffline, c.range, c.line, "LLM(...)");
+    else if (q.find("TrainerMon") != std::string::npos || q.find("TrainerMonitorV2") != std::string::npos)
+      mark(Scenario::Monitor, c.range, c.line, q + "(...)");
+  }
+  for (std::size_t i = 0; i < f.functions.size(); ++i) {
+    const Function& fn = f.functions[i];
+    if (fn.name == "execute_model" && (fn.class_name == "GPUModelRunner" || fn.class_name == "NPUModelRunner"))
+      mark(Scenario::VllmRunner, fn.range, fn.line, "class " + fn.class_name + " with execute_model");
+  }
+  // MSAdapter: PyTorch code run on MindSpore (both imported in one file).
+  if (torch && mindspore) {
+    for (const Import& imp : f.imports) {
+      if (root_of(imp.module) == "torch") {
+        mark(Scenario::MSAdapter, imp.range, imp.line, "torch imported together with mindspore");
+        break;
+      }
+    }
+  }
+  std::sort(m.begin(), m.end(), [](const ScenarioMarker& a, const ScenarioMarker& b) { return a.range.start < b.range.start; });
+  f.scenario_markers = std::move(m);
+
+  std::vector<Scenario> s;
+  for (const auto& mk : f.scenario_markers) {
+    if (std::find(s.begin(), s.end(), mk.scenario) == s.end()) s.push_back(mk.scenario);
+  }
+  bool exclusive = std::any_of(s.begin(), s.end(), [](Scenario x) {
+    return x == Scenario::MindSpore || x == Scenario::MSAdapter || x == Scenario::Torchair || x == Scenario::Verl;
+  });
+  if (torch && !exclusive) s.push_back(Scenario::PytorchEager);
+  std::sort(s.begin(), s.end());
+  f.scenarios = std::move(s);
+}
+
+}  // namespace msprobe::analysis
