@@ -517,7 +517,7 @@ JsonCursor locate(std::string_view s, std::size_t offset) {
     for (const auto& k : top.keys) cur.sibling_keys.push_back(k);
     std::size_t p = have_typed ? typed.end : offset;
     int depth = 0;
-    bool expect_key = false;
+    bool expect_key = cur.kind == JsonCursor::Kind::Key && !have_typed;
     Token prev{Tok::Comma, 0, 0, true, {}};
     while (next_token(s, p, t)) {
       if (t.kind == Tok::LBrace || t.kind == Tok::LBracket) ++depth;
