@@ -3,12 +3,14 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "msprobe/analysis/config/config_inputs.h"
 #include "msprobe/analysis/facts.h"
 #include "msprobe/analysis/finding.h"
 #include "msprobe/analysis/source.h"
@@ -34,6 +36,11 @@ struct AnalysisOptions {
   std::set<std::string> disabled_rules;
   std::map<std::string, Severity> severity_overrides;
   std::string config_path = "./config.json";  // what an inserted PrecisionDebugger points at
+  // Reads the config file a script names (config/config_inputs.h); null: cross-file rules stay silent.
+  std::shared_ptr<const ConfigResolver> config_resolver;
+  // What the environment probe found about Ascend NPU support (unset: not probed).
+  std::optional<bool> torch_npu_importable;
+  std::optional<bool> npu_available;
 
   bool msprobe_is_8x() const { return msprobe_version && msprobe_version->major < 26; }
 };

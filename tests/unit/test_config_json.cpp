@@ -1,0 +1,169 @@
+// The position-aware JSON reader and the cursor locator.
+#include <catch2/catch.hpp>
+
+#include "msprobe/analysis/config/json_doc.h"
+
+using namespace msprobe::analysis;
+using namespace msprobe::analysis::config;
+
+namespace {
+
+std::string covered(std::string_view text, ByteRange r) { return std::string(text.substr(r.start, r.end - r.start)); }
+
+// Splits "...^..." into the text without the caret and the caret's offset.
+std::pair<std::string, std::size_t> marked(std::string s) {
+  std::size_t at = s.find('^');
+  REQUIRE(at != std::string::npos);
+  s.erase(at, 1);
+  return {s, at};
+}
+
+}  // namespace
+
+TEST_CASE("json: values keep the ranges of keys and values") {
+  std::string t = R"({"task": "statistics", "rank": [0, "4-6"], "x": {"y": null}, "f": -1.5e3, "b": true})";
+  JsonDoc d = parse_json(t);
+  REQUIRE(d.ok());
+  const JsonValue& r = d.root;
+  REQUIRE(r.is(JsonKind::Object));
+  REQUIRE(r.members.size() == 5);
+  CHECK(covered(t, r.members[0].key_range) == "\"task\"");
+  CHECK(covered(t, r.members[0].value.range) == "\"statistics\"");
+  CHECK(r.get("task")->text == "statistics");
+  const JsonValue* rank = r.get("rank");
+  REQUIRE(rank->items.size() == 2);
+  CHECK(rank->items[0].is_int());
+  CHECK(rank->items[0].int_value == 0);
+  CHECK(covered(t, rank->items[1].range) == "\"4-6\"");
+  CHECK(r.get("x")->get("y")->is(JsonKind::Null));
+  CHECK_FALSE(r.get("f")->integer);
+  CHECK(r.get("f")->number == -1500.0);
+  CHECK(r.get("b")->boolean);
+  CHECK(covered(t, r.range) == t);
+}
+
+TEST_CASE("json: strings are decoded (escapes, surrogate pairs, UTF-8)") {
+  JsonDoc d = parse_json(R"(["a\"b\\c\/\n", "\u00e9\u6a21\ud83d\ude00", "数据"])");
+  REQUIRE(d.ok());
+  CHECK(d.root.items[0].text == "a\"b\\c/\n");
+  CHECK(d.root.items[1].text == "\xc3\xa9\xe6\xa8\xa1\xf0\x9f\x98\x80");
+  CHECK(d.root.items[2].text == "数据");
+}
+
+TEST_CASE("json: Python's extensions and big numbers") {
+  JsonDoc d = parse_json("[NaN, Infinity, -Infinity, 123456789012345678901234567890]");
+  REQUIRE(d.ok());
+  CHECK(d.root.items[0].is(JsonKind::Number));
+  CHECK(d.root.items[3].integer);
+  CHECK_FALSE(d.root.items[3].int_fits);
+}
+
+TEST_CASE("json: repeated keys: the last one wins, earlier ones are shadowed") {
+  JsonDoc d = parse_json(R"({"a": 1, "b": 2, "a": 3})");
+  REQUIRE(d.ok());
+  CHECK(d.root.members[0].shadowed);
+  CHECK_FALSE(d.root.members[2].shadowed);
+  CHECK(d.root.get("a")->int_value == 3);
+}
+
+TEST_CASE("json: the first syntax error is reported at its offset and the prefix is kept") {
+  struct Case {
+    const char* text;
+    const char* marker;  // the error offset, marked with ^ in a copy of the text
+    const char* message;
+  };
+  const Case cases[] = {
+      {R"({"a": 1 "b": 2})", R"({"a": 1 ^"b": 2})", "expected ',' or '}'"},
+      {R"({"a": [1, 2,]})", R"({"a": [1, 2^,]})", "trailing comma"},
+      {R"({"a": tru})", R"({"a": ^tru})", "expected a value"},
+      {R"({"a": "x)", R"({"a": ^"x)", "unterminated string"},
+      {"{\"a\": \"x\ty\"}", "{\"a\": \"x^\ty\"}", "control character"},
+      {R"({"a": "\q"})", R"({"a": "^\q"})", "invalid escape"},
+      {R"({"a": 1} x)", R"({"a": 1} ^x)", "extra data"},
+      {R"({"a": 01})", R"({"a": 0^1})", "expected ',' or '}'"},
+      {"", "^", "empty"},
+      {R"({a: 1})", R"({^a: 1})", "property name"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.text);
+    JsonDoc d = parse_json(c.text);
+    REQUIRE(d.errors.size() == 1);
+    CHECK(d.errors[0].offset == marked(c.marker).second);
+    CHECK(d.errors[0].message.find(c.message) != std::string::npos);
+  }
+  JsonDoc d = parse_json(R"({"task": "tensor", "level": "L1", "step": [0,)");
+  REQUIRE(d.has_root);
+  CHECK(d.root.get("task")->text == "tensor");
+  CHECK(d.root.get("level")->text == "L1");
+  CHECK_FALSE(d.root.get("step")->complete);
+  CHECK_FALSE(d.root.complete);
+}
+
+TEST_CASE("json: deep nesting is an error, not a crash") {
+  std::string deep(100000, '[');
+  JsonDoc d = parse_json(deep);
+  REQUIRE(d.errors.size() == 1);
+  CHECK(d.errors[0].message.find("nested too deeply") != std::string::npos);
+}
+
+TEST_CASE("json cursor: keys, values, array items, paths and sibling keys") {
+  SECTION("a new key at the top level") {
+    auto [t, at] = marked(R"({"task": "statistics", ^ "step": []})");
+    JsonCursor c = locate(t, at);
+    CHECK(c.kind == JsonCursor::Kind::Key);
+    CHECK(c.path.empty());
+    CHECK(c.sibling_keys == std::vector<std::string>{"task", "step"});
+  }
+  SECTION("a key being typed inside quotes, in a task block") {
+    auto [t, at] = marked(R"({"task": "tensor", "tensor": {"sc^"}})");
+    JsonCursor c = locate(t, at);
+    CHECK(c.kind == JsonCursor::Kind::Key);
+    CHECK(c.path == std::vector<std::string>{"tensor"});
+    CHECK(c.inside_string);
+    CHECK(c.typed == "sc");
+    CHECK(covered(t, c.replace) == "\"sc\"");
+  }
+  SECTION("a key followed by a colon already") {
+    auto [t, at] = marked(R"({"le^": "L1"})");
+    JsonCursor c = locate(t, at);
+    CHECK(c.kind == JsonCursor::Kind::Key);
+    CHECK(c.colon_follows);
+  }
+  SECTION("a value after the colon") {
+    auto [t, at] = marked(R"({"level": ^})");
+    JsonCursor c = locate(t, at);
+    CHECK(c.kind == JsonCursor::Kind::Value);
+    CHECK(c.key == "level");
+    CHECK(c.replace.start == c.replace.end);
+  }
+  SECTION("a value being typed in an unfinished file") {
+    auto [t, at] = marked("{\n  \"task\": \"ten^");
+    JsonCursor c = locate(t, at);
+    CHECK(c.kind == JsonCursor::Kind::Value);
+    CHECK(c.key == "task");
+    CHECK(c.typed == "ten");
+    CHECK(covered(t, c.replace) == "\"ten");
+  }
+  SECTION("an item of a list inside a block") {
+    auto [t, at] = marked(R"({"statistics": {"data_mode": ["forward", ^]}})");
+    JsonCursor c = locate(t, at);
+    CHECK(c.kind == JsonCursor::Kind::Value);
+    CHECK(c.in_array);
+    CHECK(c.key == "data_mode");
+    CHECK(c.path == std::vector<std::string>{"statistics"});
+  }
+  SECTION("a bare word is replaced as a whole") {
+    auto [t, at] = marked(R"({"async_dump": tr^})");
+    JsonCursor c = locate(t, at);
+    CHECK(c.kind == JsonCursor::Kind::Value);
+    CHECK(covered(t, c.replace) == "tr");
+  }
+  SECTION("after a complete value there is nothing to complete") {
+    auto [t, at] = marked(R"({"level": "L1"^})");
+    CHECK(locate(t, at).kind == JsonCursor::Kind::None);
+  }
+  SECTION("outside the root object") {
+    auto [t, at] = marked(R"(^{"level": "L1"})");
+    CHECK(locate(t, at).kind == JsonCursor::Kind::None);
+  }
+}
