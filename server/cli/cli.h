@@ -34,6 +34,9 @@ analysis::AnalysisOptions analysis_options(const Args& args);
 bool read_file(const std::string& path, std::string& out, std::string& error);
 
 int run_check(const Args& args);
+int run_config(const Args& args);      // cli/config.cpp
+int run_check_dump(const Args& args);  // cli/check_dump.cpp
+int run_schema(const Args& args);      // cli/schema.cpp
 
 // Returns the exit code, or nullopt when argv[1] is not a CLI command.
 std::optional<int> run(int argc, char** argv);
