@@ -20,6 +20,7 @@ bool becoming_config(std::string_view text) {
   if (!d.has_root) return true;
   if (!d.root.is(cfg::JsonKind::Object)) return false;
   for (const auto& m : d.root.members) {
+    if (!m.value.complete) continue;  // the key being typed
     if (!cfg::find_field("", m.key) && !cfg::find_task(m.key)) return false;
   }
   return true;
