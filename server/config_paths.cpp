@@ -48,7 +48,7 @@ bool inside_folders(const std::string& path, const std::vector<std::string>& fol
     if (ec) continue;
     auto rel = target.lexically_relative(root);
     std::string r = rel.string();
-    if (!rel.empty() && r != ".." && r.rfind("../", 0) != 0 && !rel.is_absolute()) return true;
+    if (!rel.empty() && r != "." && r != ".." && r.rfind("../", 0) != 0 && !rel.is_absolute()) return true;
   }
   return false;
 }

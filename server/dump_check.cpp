@@ -191,7 +191,7 @@ DumpReport check_dump(const std::string& config_path, const std::string& config_
       r.causes.push_back(c);
     }
   } else if (!step_dirs.empty() && wanted_steps.empty() && found_steps.size() == 1 && *found_steps.begin() == 0) {
-    r.causes.push_back("only step0: if the run had several iterations, debugger.step() is probably not called in the loop");
+    r.notes.push_back("only step0: if the run had several iterations, debugger.step() is probably not called in the loop");
   }
   if (any_tensor_without_json)
     r.causes.push_back("tensor files but no dump.json: stop()/step() was not reached (dump.json is written then)");
@@ -237,7 +237,8 @@ nlohmann::json to_json(const DumpReport& r) {
     steps.push_back(s);
   }
   nlohmann::json j{{"config", r.config_path}, {"dumpPath", r.dump_path}, {"exists", r.exists}, {"tried", r.tried},
-                   {"task", r.task}, {"level", r.level}, {"steps", steps}, {"causes", r.causes}, {"ok", r.ok}};
+                   {"task", r.task}, {"level", r.level}, {"steps", steps}, {"causes", r.causes}, {"notes", r.notes},
+                   {"ok", r.ok}};
   if (!r.error.empty()) j["error"] = r.error;
   return j;
 }
@@ -273,6 +274,7 @@ std::string to_text(const DumpReport& r) {
     out += "likely causes:\n";
     for (const auto& c : r.causes) out += "  - " + c + "\n";
   }
+  for (const auto& n : r.notes) out += "note: " + n + "\n";
   out += r.ok ? "result: the dump looks complete\n" : "result: the dump is missing or incomplete\n";
   return out;
 }

@@ -40,6 +40,7 @@ struct DumpReport {
   std::string task, level;
   std::vector<StepDump> steps;
   std::vector<std::string> causes;  // likely reasons for what is missing
+  std::vector<std::string> notes;   // worth a look, but not proof that something is missing
   bool ok = false;                  // every expected step and rank has a non-empty dump.json
 };
 
