@@ -119,6 +119,17 @@ with tempfile.TemporaryDirectory() as d:
     rc, out, err = run("check-dump")
     check("check-dump usage", rc == 2 and "usage" in err, err)
 
+    # `check` resolves config_path from disk and validates config files named on the command line
+    proj = os.path.join(d, "proj")
+    write(os.path.join(proj, "train.py"), "from msprobe.pytorch import PrecisionDebugger\n"
+          "d = PrecisionDebugger(config_path='./config.json')\nd.start()\n")
+    rc, out, err = run("check", os.path.join(proj, "train.py"))
+    check("check: MSP306 for a missing config", rc == 1 and "train.py:2:35: MSP306 error: config file" in out, out + err)
+    write(os.path.join(proj, "config.json"), '{"task": "statistics", "dump_path": "/d", "level": "mix", "levle": 1}')
+    rc, out, err = run("check", os.path.join(proj, "train.py"), os.path.join(proj, "config.json"))
+    check("check: MSP205 through the config on disk", "train.py:3:1: MSP205 error" in out and "MSP306" not in out, out)
+    check("check: config.json findings", 'config.json:1:59: MSP305 warning: unknown key "levle"' in out, out)
+
 rc, out, err = run("--help")
 check("--help lists the config commands", "msprobe-lsp config" in out and "check-dump" in out and "schema" in out, out)
 
