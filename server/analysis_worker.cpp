@@ -6,6 +6,7 @@
 
 #include <unordered_map>
 
+#include "msprobe/analysis/config/config_check.h"
 #include "msprobe/analysis/syntax.h"
 
 namespace msprobe::server {
@@ -65,6 +66,9 @@ void AnalysisWorker::submit(AnalysisJob job, std::function<void(SnapshotPtr)> do
         snap->result = analysis::analyze(st.parser, *job.source, job.options, old);
         if (snap->result.tree) st.trees[job.uri] = snap->result.tree;
         else st.trees.erase(job.uri);
+      } else if (job.kind == DocumentKind::Json && job.config_check != ConfigCheck::No && job.source->size() <= (1u << 20) &&
+                 (job.config_check == ConfigCheck::Always || analysis::config::looks_like_msprobe_config(job.source->view()))) {
+        snap->result.findings = analysis::config::check_config(job.source->view(), job.options);
       }
     } catch (const std::exception& e) {
       spdlog::error("analysis of {} v{} failed: {}", job.uri, job.version, e.what());

@@ -13,6 +13,9 @@
 
 namespace msprobe::server {
 
+// Whether a JSON document is checked as an msProbe config (handlers/config_sync.cpp).
+enum class ConfigCheck { No, IfMsprobeKeys, Always };
+
 struct AnalysisJob {
   std::string uri;
   int version = 0;
@@ -21,6 +24,7 @@ struct AnalysisJob {
   std::vector<analysis::ByteEdit> edits;  // since the previous job for this uri
   bool reset_tree = false;
   analysis::AnalysisOptions options;
+  ConfigCheck config_check = ConfigCheck::No;
 };
 
 class AnalysisWorker {

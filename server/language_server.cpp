@@ -27,6 +27,7 @@ void LanguageServer::register_handlers() {
       {"codeAction/resolve", &LanguageServer::on_code_action_resolve},
       {"textDocument/codeLens", &LanguageServer::on_code_lens},
       {"workspace/executeCommand", &LanguageServer::on_execute_command},
+      {"textDocument/completion", &LanguageServer::on_completion},
   };
   notification_handlers_ = {
       {"initialized", &LanguageServer::on_initialized},
@@ -38,6 +39,7 @@ void LanguageServer::register_handlers() {
       {"textDocument/didChange", &LanguageServer::on_did_change},
       {"textDocument/didClose", &LanguageServer::on_did_close},
       {"textDocument/didSave", &LanguageServer::on_did_save},
+      {"workspace/didChangeWatchedFiles", &LanguageServer::on_did_change_watched_files},
   };
 }
 

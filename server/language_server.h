@@ -14,6 +14,7 @@
 #include <unordered_map>
 
 #include "analysis_worker.h"
+#include "config_state.h"
 #include "convert.h"
 #include "document.h"
 #include "msprobe/protocol/framing.h"
@@ -137,6 +138,26 @@ class LanguageServer {
   void on_execute_command(Call& c);
   json show_info() const;
 
+  // config.json support (handlers/config_sync.cpp, config_env.cpp, config_generate.cpp,
+  // config_dump.cpp, config_hover.cpp, completion.cpp)
+  ConfigCheck config_check_mode(const Document& doc) const;
+  void prepare_config_job(const Document& doc, AnalysisJob& job);
+  void after_config_analysis(const SnapshotPtr& snap);
+  void forget_config_document(const std::string& uri, DocumentKind kind, const std::string& path);
+  void refresh_config_users(const std::string& config_path);
+  void on_did_change_watched_files(const json& params);
+  void start_config_services();
+  void on_settings_replaced(const std::string& previous_python);
+  void start_environment_probe(bool npu);
+  void on_probe_result(const ProbeResult& r, bool npu);
+  bool apply_environment();
+  void generate_config(Call& c);
+  void check_dump(Call& c);
+  void on_completion(Call& c);
+  void on_config_hover(Call& c);
+  void add_config_actions(const Document& doc, const json& diagnostic, json& actions);
+  json config_info() const;
+
   asio::io_context& io_;
   Transport& transport_;
   AnalysisWorker worker_;
@@ -161,6 +182,7 @@ class LanguageServer {
   std::map<std::string, std::function<void(const protocol::Response&)>> outgoing_;
   long long next_outgoing_id_ = 1;
   std::unique_ptr<asio::steady_timer> parent_watch_;
+  ConfigState config_{io_};
 };
 
 }  // namespace msprobe::server

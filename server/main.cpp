@@ -21,6 +21,12 @@ Usage:
       Run the language server on stdin/stdout (the default).
   msprobe-lsp check [--format text|json] [--torch-version V] [--msprobe-version V] PATH...
       Report msProbe findings for Python files (directories are walked).
+  msprobe-lsp config [--task T] [--level L] [--rank R] [--step S] --dump-path P [--output FILE [--force]]
+      Write an msProbe config.json (printed when --output is not given).
+  msprobe-lsp check-dump [--format text|json] CONFIG
+      Report what a run dumped under the config's dump_path, and why something is missing.
+  msprobe-lsp schema [--msprobe-version V]
+      Print the JSON Schema of config.json.
   msprobe-lsp --version | --help
 
 Log levels: trace, debug, info (default), warn, error, off. Logs go to stderr or the

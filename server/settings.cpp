@@ -59,6 +59,10 @@ Settings parse_settings(const json& value, std::vector<std::string>& problems) {
     else
       bad("debounceMs", "an integer from 0 to 10000");
   }
+  if (const json* v = lookup(*s, "probeEnvironment"); v && !v->is_null()) {
+    if (v->is_boolean()) out.probe_environment = v->get<bool>();
+    else bad("probeEnvironment", "true or false");
+  }
   if (const json* v = lookup(*s, "showSyntaxErrors"); v && !v->is_null()) {
     if (v->is_boolean()) out.show_syntax_errors = v->get<bool>();
     else bad("showSyntaxErrors", "true or false");

@@ -15,6 +15,7 @@ struct Settings {
   int debounce_ms = 150;
   bool show_syntax_errors = true;
   std::string python_path = "python3";
+  bool probe_environment = true;  // ask python_path for torch / msProbe versions
   std::vector<std::string> config_globs;
   std::string docs_base_url;  // empty: file URI of the bundled docs/rules.md
 };

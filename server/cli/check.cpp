@@ -84,7 +84,11 @@ int run_check(const Args& args) {
       std::string text;
       if (!read_file(files[i], text, r.error)) continue;
       r.source = analysis::SourceText(std::move(text));
-      analysis::Analysis a = analysis::analyze(parser, r.source, options);
+      if (is_config_path(files[i])) {  // a config.json named on the command line
+        r.findings = config_file_findings(r.source.text(), options);
+        continue;
+      }
+      analysis::Analysis a = analysis::analyze(parser, r.source, with_config_resolver(options, files[i]));
       r.timed_out = a.timed_out;
       r.findings = std::move(a.findings);
       if (!syntax) {

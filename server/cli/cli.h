@@ -34,6 +34,13 @@ analysis::AnalysisOptions analysis_options(const Args& args);
 bool read_file(const std::string& path, std::string& out, std::string& error);
 
 int run_check(const Args& args);
+int run_config(const Args& args);      // cli/config.cpp
+// cli/config_files.cpp: config.json support for `check`.
+analysis::AnalysisOptions with_config_resolver(const analysis::AnalysisOptions& options, const std::string& script);
+bool is_config_path(const std::string& path);
+std::vector<analysis::Finding> config_file_findings(const std::string& text, const analysis::AnalysisOptions& options);
+int run_check_dump(const Args& args);  // cli/check_dump.cpp
+int run_schema(const Args& args);      // cli/schema.cpp
 
 // Returns the exit code, or nullopt when argv[1] is not a CLI command.
 std::optional<int> run(int argc, char** argv);

@@ -42,6 +42,7 @@ void LanguageServer::on_code_action(Call& c) {
         actions.push_back(action);
       }
     }
+    add_config_actions(doc, d, actions);
     if (!code.empty() && d.contains("range")) {
       // `# msprobe: ignore[CODE]` at the end of the diagnostic's first line.
       uint32_t line = d["range"]["start"].value("line", 0u);

@@ -4,7 +4,7 @@
 namespace msprobe::server {
 
 extern const std::vector<std::string> kServerCommands;
-const std::vector<std::string> kServerCommands = {"msprobe.showInfo"};
+const std::vector<std::string> kServerCommands = {"msprobe.showInfo", "msprobe.generateConfig", "msprobe.checkDump"};
 
 json LanguageServer::show_info() const {
   json rules = json::array();
@@ -26,7 +26,8 @@ json LanguageServer::show_info() const {
                         {"pythonPath", settings_.python_path}, {"showSyntaxErrors", settings_.show_syntax_errors}}},
           {"workspaceFolders", workspace_folders_},
           {"openDocuments", docs},
-          {"rules", rules}};
+          {"rules", rules},
+          {"config", config_info()}};
 }
 
 void LanguageServer::on_execute_command(Call& c) {
@@ -34,6 +35,8 @@ void LanguageServer::on_execute_command(Call& c) {
     throw std::invalid_argument("executeCommand needs a string 'command'");
   std::string command = c.params["command"].get<std::string>();
   if (command == "msprobe.showInfo") return c.reply(show_info());
+  if (command == "msprobe.generateConfig") return generate_config(c);
+  if (command == "msprobe.checkDump") return check_dump(c);
   throw RequestError(ErrorCode::InvalidParams, "unknown command: " + command);
 }
 

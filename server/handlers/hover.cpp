@@ -5,6 +5,7 @@ namespace msprobe::server {
 
 void LanguageServer::on_hover(Call& c) {
   Document& doc = require_document(c.params);
+  if (doc.kind == DocumentKind::Json) return on_config_hover(c);
   if (!c.params.contains("position")) throw std::invalid_argument("hover needs a position");
   json position = c.params["position"];
   from_position(doc.text, position, encoding_);  // validates the shape now, not in the callback

@@ -82,6 +82,7 @@ json LanguageServer::server_capabilities() const {
        {{"codeActionKinds", {"quickfix", "refactor.rewrite", "source", "source.fixAll.msprobe"}},
         {"resolveProvider", true}}},
       {"executeCommandProvider", {{"commands", kServerCommands}}},
+      {"completionProvider", {{"triggerCharacters", {"\"", ":"}}, {"resolveProvider", false}}},
   };
   if (caps_.code_lens) caps["codeLensProvider"] = {{"resolveProvider", false}};
   if (caps_.pull_diagnostics)
@@ -126,6 +127,7 @@ void LanguageServer::on_initialize(Call& c) {
 
 void LanguageServer::on_initialized(const json&) {
   if (caps_.configuration) pull_configuration();
+  start_config_services();
 }
 
 void LanguageServer::pull_configuration() {
@@ -140,7 +142,9 @@ void LanguageServer::apply_settings(const json& value) {
   std::vector<std::string> problems;
   Settings next = parse_settings(value, problems);
   report_setting_problems(problems);
+  std::string previous_python = settings_.python_path;
   settings_ = std::move(next);
+  on_settings_replaced(previous_python);
   // Everything open is re-checked with the new options.
   for (auto& [uri, doc] : documents_) schedule_analysis(doc, /*immediately=*/true, /*force=*/true);
 }

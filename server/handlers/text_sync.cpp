@@ -89,11 +89,13 @@ void LanguageServer::on_did_change(const json& params) {
 void LanguageServer::on_did_close(const json& params) {
   Document* doc = find_document(params);
   if (!doc) return;
-  std::string uri = doc->uri;
+  std::string uri = doc->uri, path = doc->path;
+  DocumentKind kind = doc->kind;
   if (doc->debounce) doc->debounce->cancel();
   auto waiters = std::move(doc->waiters);
   documents_.erase(uri);
   worker_.forget(uri);
+  forget_config_document(uri, kind, path);
   for (auto& w : waiters) w.fn(nullptr);
   if (!caps_.pull_diagnostics) notify("textDocument/publishDiagnostics", {{"uri", uri}, {"diagnostics", json::array()}});
 }
@@ -134,6 +136,7 @@ void LanguageServer::start_job(Document& doc, bool force) {
   job.reset_tree = doc.reset_tree;
   doc.reset_tree = false;
   job.options = settings_.analysis;
+  prepare_config_job(doc, job);
   worker_.submit(std::move(job), [this](SnapshotPtr snap) { on_analysis_done(snap); });
 }
 
@@ -154,6 +157,7 @@ void LanguageServer::on_analysis_done(const SnapshotPtr& snap) {
     return;
   }
   doc.latest = snap;
+  after_config_analysis(snap);
   if (!caps_.pull_diagnostics && state_ == State::Running) publish(*snap);
   auto waiters = std::move(doc.waiters);
   doc.waiters.clear();

@@ -1,0 +1,48 @@
+// Hover in config.json: the meaning, allowed values, default and versions of
+// the key or value under the cursor, with the finding there (if any) on top.
+#include "language_server.h"
+#include "msprobe/analysis/config/config_assist.h"
+
+namespace msprobe::server {
+
+void LanguageServer::on_config_hover(Call& c) {
+  Document& doc = require_document(c.params);
+  if (!c.params.contains("position")) throw std::invalid_argument("hover needs a position");
+  json position = c.params["position"];
+  from_position(doc.text, position, encoding_);
+  if (config_check_mode(doc) == ConfigCheck::No) return c.reply(nullptr);
+  auto reply = c.reply;
+  auto fail = c.fail;
+  with_current_analysis(doc, c.id, [this, reply, fail, position](const SnapshotPtr& snap) {
+    if (!snap) return fail(ErrorCode::ContentModified, "The document changed; ask again");
+    if (!snap->source) return reply(nullptr);
+    std::size_t at = from_position(*snap->source, position, encoding_);
+    std::string md;
+    analysis::ByteRange range{};
+    bool have_range = false;
+    for (const auto& f : snap->result.findings) {
+      if (f.code.empty() || at < f.range.start || at > f.range.end) continue;
+      md += "**" + f.message + "** (" + f.code + ")\n\n";
+      if (!have_range) range = f.range, have_range = true;
+    }
+    auto h = analysis::config::config_hover(snap->source->view(), at, settings_.analysis);
+    if (h) {
+      if (!md.empty()) md += "---\n\n";
+      md += h->markdown;
+      range = h->range;
+      have_range = true;
+    } else if (!md.empty()) {
+      for (const auto& f : snap->result.findings) {
+        if (f.code.empty() || at < f.range.start || at > f.range.end) continue;
+        if (const analysis::Rule* rule = analysis::find_rule(f.code)) md += rule_markdown(rule->meta);
+        break;
+      }
+    }
+    if (md.empty()) return reply(nullptr);
+    json result{{"contents", {{"kind", caps_.markdown_hover ? "markdown" : "plaintext"}, {"value", md}}}};
+    if (have_range) result["range"] = to_range(*snap->source, range, encoding_);
+    reply(result);
+  });
+}
+
+}  // namespace msprobe::server

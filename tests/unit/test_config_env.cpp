@@ -1,0 +1,124 @@
+// The environment probe against fake interpreters (tests/config/fake_python),
+// and the pins read from requirements files.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include "env_probe.h"
+
+namespace fs = std::filesystem;
+using namespace msprobe::server;
+using namespace std::chrono_literals;
+
+namespace {
+
+std::string fake(const char* name) { return (fs::path(MSPROBE_TESTS_DIR) / "config" / "fake_python" / name).string(); }
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    path = fs::temp_directory_path() / ("msprobe-env-" + std::to_string(::getpid()) + "-" + std::to_string(rand()));
+    fs::create_directories(path);
+  }
+  ~TempDir() { fs::remove_all(path); }
+  void write(const std::string& name, const std::string& text) const {
+    fs::create_directories((path / name).parent_path());
+    std::ofstream(path / name) << text;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("probe: an interpreter with torch and msProbe") {
+  ProbeResult r = EnvProbe::run(fake("present.sh"), false, 5s);
+  CHECK(r.ran);
+  CHECK(r.error.empty());
+  CHECK(r.python_version == "3.10.12");
+  CHECK(r.torch == std::optional<std::string>("2.7.1"));
+  CHECK(r.msprobe == std::optional<std::string>("26.0.0"));
+  CHECK_FALSE(r.npu_checked);
+  ProbeResult npu = EnvProbe::run(fake("present.sh"), true, 5s);
+  CHECK(npu.npu_checked);
+  CHECK(npu.torch_npu == std::optional<bool>(false));
+  CHECK(npu.npu_error == "No module named torch_npu");
+  ProbeResult ascend = EnvProbe::run(fake("npu.sh"), true, 5s);
+  CHECK(ascend.torch_npu == std::optional<bool>(true));
+  CHECK(ascend.npu_available == std::optional<bool>(true));
+}
+
+TEST_CASE("probe: missing msProbe, missing interpreter, garbage output") {
+  ProbeResult r = EnvProbe::run(fake("no_msprobe.sh"), false, 5s);
+  CHECK(r.ran);
+  CHECK(r.torch == std::optional<std::string>("2.1.0"));
+  CHECK_FALSE(r.msprobe);
+  ProbeResult missing = EnvProbe::run("/nonexistent/python3", false, 5s);
+  CHECK_FALSE(missing.ran);
+  CHECK(missing.error.find("No such file or directory") != std::string::npos);
+  ProbeResult garbage = EnvProbe::run(fake("garbage.sh"), false, 5s);
+  CHECK_FALSE(garbage.ran);
+  CHECK(garbage.error.find("did not print") != std::string::npos);
+}
+
+TEST_CASE("probe: a hanging interpreter is killed at the timeout") {
+  TempDir dir;
+  std::string pidfile = (dir.path / "pid").string();
+  ::setenv("MSPROBE_TEST_PIDFILE", pidfile.c_str(), 1);
+  auto t0 = std::chrono::steady_clock::now();
+  ProbeResult r = EnvProbe::run(fake("hang.sh"), false, 300ms);
+  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+  ::unsetenv("MSPROBE_TEST_PIDFILE");
+  CHECK_FALSE(r.ran);
+  CHECK(r.timed_out);
+  CHECK(r.error.find("did not answer within 300 ms") != std::string::npos);
+  CHECK(ms >= 300);
+  CHECK(ms < 2000);
+  std::ifstream in(pidfile);
+  int pid = 0;
+  in >> pid;
+  REQUIRE(pid > 0);
+  CHECK(::kill(pid, 0) != 0);  // gone (and reaped)
+}
+
+TEST_CASE("probe: the real interpreter answers with the fixed script", "[python]") {
+  ProbeResult r = EnvProbe::run("python3", false, 5s);
+  if (!r.ran) WARN("python3 unavailable here: " << r.error);
+  else CHECK_FALSE(r.python_version.empty());
+}
+
+TEST_CASE("probe: results arrive on the io_context, the caller never waits") {
+  asio::io_context io;
+  EnvProbe probe(io, 5s);
+  std::optional<ProbeResult> got;
+  probe.start(fake("present.sh"), false, [&](ProbeResult r) { got = r; });
+  CHECK_FALSE(got);  // not delivered synchronously
+  auto guard = asio::make_work_guard(io);
+  for (int i = 0; i < 100 && !got; ++i) io.run_for(50ms);
+  REQUIRE(got);
+  CHECK(got->torch == std::optional<std::string>("2.7.1"));
+}
+
+TEST_CASE("probe: destroying the probe stops a hanging interpreter quickly") {
+  asio::io_context io;
+  auto t0 = std::chrono::steady_clock::now();
+  {
+    EnvProbe probe(io, 10s);
+    probe.start(fake("hang.sh"), false, [](ProbeResult) {});
+    std::this_thread::sleep_for(100ms);
+  }
+  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+  CHECK(ms < 1500);
+}
+
+TEST_CASE("pins from requirements files and pyproject.toml") {
+  TempDir dir;
+  dir.write("requirements-dev.txt", "torch_npu==2.7.0\n# torch==9.9\ntorch == 2.7.1+cpu ; python_version>'3.8'\n");
+  dir.write("pyproject.toml", "[project]\ndependencies = [\"mindstudio-probe==26.0.0\", \"torch>=2.1\"]\n");
+  PinnedVersions p = read_pins({dir.path.string()});
+  CHECK(p.torch == std::optional<std::string>("2.7.1+cpu"));
+  CHECK(p.msprobe == std::optional<std::string>("26.0.0"));
+  CHECK_FALSE(p.source.empty());
+  TempDir empty;
+  PinnedVersions none = read_pins({empty.path.string()});
+  CHECK_FALSE(none.torch);
+}
