@@ -162,6 +162,12 @@ class Builder {
     st.indent = ts_node_start_point(node).column;
     st.is_exit = is(node, "return_statement") || is(node, "break_statement") || is(node, "continue_statement") ||
                  is(node, "raise_statement");
+    TSNode holder = ts_node_parent(node);
+    if (!ts_node_is_null(holder)) {
+      st.block = range_of(holder);
+      TSNode clause = is(holder, "block") ? ts_node_parent(holder) : holder;
+      st.block_clause = ts_node_is_null(clause) ? "module" : ts_node_type(clause);
+    }
     int index = static_cast<int>(f_.statements.size());
     f_.statements.push_back(std::move(st));
 

@@ -70,6 +70,7 @@ std::optional<int> run(int argc, char** argv) {
   if (cmd == "config") return run_config(parse_args(argc, argv, 2, {"--force"}));
   if (cmd == "check-dump") return run_check_dump(parse_args(argc, argv, 2, {}));
   if (cmd == "schema") return run_schema(parse_args(argc, argv, 2, {}));
+  if (cmd == "rules") return run_rules(parse_args(argc, argv, 2, {}));
   return std::nullopt;
 }
 

@@ -41,6 +41,7 @@ bool is_config_path(const std::string& path);
 std::vector<analysis::Finding> config_file_findings(const std::string& text, const analysis::AnalysisOptions& options);
 int run_check_dump(const Args& args);  // cli/check_dump.cpp
 int run_schema(const Args& args);      // cli/schema.cpp
+int run_rules(const Args& args);
 
 // Returns the exit code, or nullopt when argv[1] is not a CLI command.
 std::optional<int> run(int argc, char** argv);

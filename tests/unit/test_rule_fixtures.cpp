@@ -11,8 +11,18 @@
 // substring of the message. A first-line comment "# fixture: torch=2.7 msprobe=8.3
 // disable=MSP206" sets the analysis options. A fixture with no annotation
 // expects no findings at all.
+//
+// Fixes: when `name.py` has a sibling `name.fixed.py`, the test applies the
+// preferred fix of every finding of `name.py` and compares the result with
+// `name.fixed.py`. Within one round the findings are taken in position order
+// and a fix whose edits overlap an edit already taken waits; the result is
+// analysed again and fixed again until no preferred fix is left (at most 10
+// rounds), as a "fix all" would. MSPROBE_UPDATE_EXPECT=1 rewrites the
+// `.fixed.py` files (create an empty one to start a new pair).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -103,6 +113,48 @@ AnalysisOptions parse_options(const SourceText& src) {
   return o;
 }
 
+// Two edits collide when their ranges overlap, or when one inserts inside
+// the other's range or at the same point as another insertion.
+bool collide(const Edit& a, const Edit& b) {
+  auto empty = [](const Edit& e) { return e.range.start == e.range.end; };
+  if (empty(a) && empty(b)) return a.range.start == b.range.start;
+  if (empty(a)) return a.range.start > b.range.start && a.range.start < b.range.end;
+  if (empty(b)) return b.range.start > a.range.start && b.range.start < a.range.end;
+  return a.range.start < b.range.end && b.range.start < a.range.end;
+}
+
+std::string apply_edits(std::string text, std::vector<Edit> edits) {
+  // Back to front; at one offset the deletion goes before the insertion.
+  std::stable_sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) {
+    if (a.range.start != b.range.start) return a.range.start > b.range.start;
+    return a.range.end > b.range.end;
+  });
+  for (const Edit& e : edits) text.replace(e.range.start, e.range.end - e.range.start, e.text);
+  return text;
+}
+
+std::string apply_preferred_fixes(PythonParser& parser, std::string text, const AnalysisOptions& options) {
+  for (int round = 0; round < 10; ++round) {
+    SourceText src(text);
+    Analysis a = analyze(parser, src, options);
+    std::vector<Edit> taken;
+    for (const Finding& f : a.findings) {
+      for (const Fix& fix : f.fixes) {
+        if (!fix.preferred) continue;
+        bool clash = false;
+        for (const Edit& e : fix.edits) {
+          for (const Edit& t : taken) clash = clash || collide(e, t);
+        }
+        if (!clash) taken.insert(taken.end(), fix.edits.begin(), fix.edits.end());
+        break;
+      }
+    }
+    if (taken.empty()) break;
+    text = apply_edits(std::move(text), std::move(taken));
+  }
+  return text;
+}
+
 }  // namespace
 
 TEST_CASE("rule fixtures") {
@@ -151,6 +203,19 @@ TEST_CASE("rule fixtures") {
       for (const auto& m : missing) UNSCOPED_INFO("missing finding:    " << m);
       CHECK(unexpected.empty());
       CHECK(missing.empty());
+
+      fs::path fixed_path = file;
+      fixed_path.replace_extension(".fixed.py");
+      if (fs::exists(fixed_path)) {
+        std::string fixed = apply_preferred_fixes(parser, src.text(), parse_options(src));
+        const char* update = std::getenv("MSPROBE_UPDATE_EXPECT");
+        if (update && std::string(update) == "1") {
+          std::ofstream(fixed_path, std::ios::binary) << fixed;
+        }
+        INFO("fixes of " << file.string() << " differ from " << fixed_path.string()
+                         << " (regenerate with MSPROBE_UPDATE_EXPECT=1)");
+        CHECK(fixed == read(fixed_path));
+      }
     }
   }
 }

@@ -111,6 +111,12 @@ struct Statement {
   int loop = -1;           // innermost enclosing loop
   uint32_t indent = 0;     // column (bytes) where it starts
   bool is_exit = false;    // return / break / continue / raise
+  // The block (or the module) that directly holds the statement, and the node
+  // type that owns that block: "module", "if_statement", "else_clause",
+  // "try_statement" (the try body), "except_clause", "finally_clause",
+  // "for_statement", "with_statement", "function_definition", ...
+  ByteRange block;
+  std::string block_clause;
 };
 
 struct Assignment {

@@ -1,0 +1,372 @@
+// Line-level edits on Python source (see python_edits.h).
+#include "python_edits.h"
+
+#include <algorithm>
+#include <cctype>
+#include <regex>
+
+namespace msprobe::analysis {
+namespace {
+
+bool is_space(char c) { return c == ' ' || c == '\t'; }
+bool is_ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || static_cast<unsigned char>(c) >= 0x80; }
+bool is_ident_char(char c) { return is_ident_start(c) || std::isdigit(static_cast<unsigned char>(c)); }
+
+bool is_python_keyword(const std::string& w) {
+  static const char* kWords[] = {"and", "or", "not", "in", "is", "if", "else", "lambda", "for", "True", "False",
+                                 "None", "await", "yield", "async"};
+  for (const char* k : kWords) {
+    if (w == k) return true;
+  }
+  return false;
+}
+
+// Skips a string literal starting at s[i] (at its quote); returns the index past it.
+std::size_t skip_string(std::string_view s, std::size_t i) {
+  char q = s[i];
+  bool triple = i + 2 < s.size() && s[i + 1] == q && s[i + 2] == q;
+  std::size_t j = i + (triple ? 3 : 1);
+  while (j < s.size()) {
+    if (s[j] == '\\') {
+      j += 2;
+      continue;
+    }
+    if (s[j] == q) {
+      if (!triple) return j + 1;
+      if (j + 2 < s.size() && s[j + 1] == q && s[j + 2] == q) return j + 3;
+    }
+    ++j;
+  }
+  return s.size();
+}
+
+// Identifiers of an expression with the character before each one.
+template <typename F>
+void scan_identifiers(std::string_view s, F&& on_ident) {
+  std::size_t i = 0;
+  char prev = ' ';
+  while (i < s.size()) {
+    char c = s[i];
+    if (c == '"' || c == '\'') {
+      i = skip_string(s, i);
+      prev = '"';
+      continue;
+    }
+    if (is_ident_start(c)) {
+      std::size_t j = i;
+      while (j < s.size() && is_ident_char(s[j])) ++j;
+      // A string prefix (r"..", f'..', b"..") is not a name.
+      if (j < s.size() && (s[j] == '"' || s[j] == '\'') && j - i <= 2) {
+        i = j;
+        continue;
+      }
+      on_ident(std::string(s.substr(i, j - i)), prev, j < s.size() ? s[j] : '\0');
+      prev = 'a';
+      i = j;
+      continue;
+    }
+    if (std::isdigit(static_cast<unsigned char>(c))) {
+      while (i < s.size() && (is_ident_char(s[i]) || s[i] == '.')) ++i;
+      prev = '0';
+      continue;
+    }
+    if (!is_space(c) && c != '\n' && c != '\r') prev = c;
+    ++i;
+  }
+}
+
+}  // namespace
+
+std::string line_break(const SourceText& src) { return src.uses_crlf() ? "\r\n" : "\n"; }
+
+std::string indent_of_line(const SourceText& src, uint32_t line) {
+  std::string_view t = src.line_text(line);
+  std::size_t n = 0;
+  while (n < t.size() && is_space(t[n])) ++n;
+  return std::string(t.substr(0, n));
+}
+
+bool owns_its_lines(const SourceText& src, const Statement& st) {
+  std::string_view text = src.view();
+  for (std::size_t i = src.line_start(st.line); i < st.range.start; ++i) {
+    if (!is_space(text[i])) return false;
+  }
+  std::size_t end = src.line_end(src.line_of(st.range.end));
+  for (std::size_t i = st.range.end; i < end; ++i) {
+    if (text[i] == '#') return true;
+    if (!is_space(text[i])) return false;
+  }
+  return true;
+}
+
+ByteRange whole_lines(const SourceText& src, const Statement& st) {
+  uint32_t last = src.line_of(st.range.end);
+  std::size_t end = last + 1 < src.line_count() ? src.line_start(last + 1) : src.size();
+  return {static_cast<uint32_t>(src.line_start(st.line)), static_cast<uint32_t>(end)};
+}
+
+std::string lines_text(const SourceText& src, const Statement& st) {
+  ByteRange r = whole_lines(src, st);
+  std::string s(src.view().substr(r.start, r.end - r.start));
+  if (s.empty() || (s.back() != '\n' && s.back() != '\r')) s += line_break(src);
+  return s;
+}
+
+std::string reindent(std::string_view text, std::string_view from, std::string_view to) {
+  std::string out;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    std::size_t j = i;
+    while (j < text.size() && text[j] != '\n' && text[j] != '\r') ++j;
+    std::size_t k = j;
+    if (k < text.size() && text[k] == '\r') ++k;
+    if (k < text.size() && text[k] == '\n') ++k;
+    std::string_view line = text.substr(i, j - i), brk = text.substr(j, k - j);
+    bool blank = std::all_of(line.begin(), line.end(), is_space);
+    if (!blank && line.substr(0, from.size()) == from) {
+      out += to;
+      out += line.substr(from.size());
+    } else {
+      out += line;
+    }
+    out += brk;
+    i = k;
+  }
+  return out;
+}
+
+bool alone_in_block(const FileFacts& f, int stmt) {
+  const Statement& st = f.statements[static_cast<std::size_t>(stmt)];
+  for (std::size_t i = 0; i < f.statements.size(); ++i) {
+    if (static_cast<int>(i) != stmt && f.statements[i].block == st.block) return false;
+  }
+  return true;
+}
+
+std::optional<Edit> remove_statement(const SourceText& src, const FileFacts& f, int stmt) {
+  const Statement& st = f.statements[static_cast<std::size_t>(stmt)];
+  if (!owns_its_lines(src, st)) return std::nullopt;
+  if (alone_in_block(f, stmt)) return Edit{st.range, "pass"};
+  return Edit{whole_lines(src, st), ""};
+}
+
+Edit insert_after_line(const SourceText& src, uint32_t line, const std::string& lines) {
+  if (line + 1 < src.line_count()) {
+    auto at = static_cast<uint32_t>(src.line_start(line + 1));
+    return {{at, at}, lines};
+  }
+  auto at = static_cast<uint32_t>(src.size());
+  std::string_view t = src.view();
+  bool needs_break = !t.empty() && t.back() != '\n' && t.back() != '\r';
+  return {{at, at}, needs_break ? line_break(src) + lines : lines};
+}
+
+Edit insert_before_line(const SourceText& src, uint32_t line, const std::string& lines) {
+  auto at = static_cast<uint32_t>(src.line_start(line));
+  return {{at, at}, lines};
+}
+
+Edit insert_lines(const SourceText& src, const InsertionPoint& at, const std::string& lines) {
+  return at.after ? insert_after_line(src, at.line, lines) : insert_before_line(src, at.line, lines);
+}
+
+int top_level_statement(const FileFacts& f, int i) {
+  while (i >= 0 && f.statements[static_cast<std::size_t>(i)].parent_block_owner != -1)
+    i = f.statements[static_cast<std::size_t>(i)].parent_block_owner;
+  return i;
+}
+
+int module_setup_anchor(const FileFacts& f) {
+  auto is_import = [](const std::string& t) {
+    return t == "import_statement" || t == "import_from_statement" || t == "future_import_statement";
+  };
+  int anchor = -1;
+  for (std::size_t i = 0; i < f.statements.size(); ++i) {
+    const Statement& st = f.statements[i];
+    if (!is_import(st.type) || st.function != -1) continue;
+    int top = top_level_statement(f, static_cast<int>(i));
+    const Statement& t = f.statements[static_cast<std::size_t>(top)];
+    if (top == f.main_guard) continue;
+    if (t.type == "try_statement" || t.type == "if_statement" || is_import(t.type)) anchor = std::max(anchor, top);
+  }
+  if (anchor == -1 && f.has_docstring) {
+    for (std::size_t i = 0; i < f.statements.size(); ++i) {
+      if (f.statements[i].range == f.module_docstring) anchor = static_cast<int>(i);
+    }
+  }
+  // Keep a module-level seed_all() that follows the imports first.
+  for (;;) {
+    int next = -1;
+    uint32_t after = anchor < 0 ? 0 : f.statements[static_cast<std::size_t>(anchor)].range.end;
+    for (std::size_t i = 0; i < f.statements.size(); ++i) {
+      const Statement& st = f.statements[i];
+      if (st.parent_block_owner == -1 && st.function == -1 && st.range.start >= after &&
+          static_cast<int>(i) != anchor) {
+        next = static_cast<int>(i);
+        break;
+      }
+    }
+    if (next < 0) break;
+    bool seed = false;
+    for (const MsprobeUse& u : f.msprobe) {
+      if (u.kind == MsprobeKind::SeedAll && u.call >= 0 && f.calls[static_cast<std::size_t>(u.call)].statement == next)
+        seed = true;
+    }
+    if (!seed) break;
+    anchor = next;
+  }
+  return anchor;
+}
+
+bool is_constant_expression(std::string_view expr) {
+  bool ok = !expr.empty();
+  std::size_t i = 0;
+  while (ok && i < expr.size()) {
+    char c = expr[i];
+    if (c == '"' || c == '\'') {
+      i = skip_string(expr, i);
+    } else if (is_ident_start(c)) {
+      std::size_t j = i;
+      while (j < expr.size() && is_ident_char(expr[j])) ++j;
+      std::string w(expr.substr(i, j - i));
+      if (j < expr.size() && (expr[j] == '"' || expr[j] == '\'')) {
+        std::string lw = w;
+        for (char& ch : lw) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        if (lw.find('f') != std::string::npos || lw.size() > 2) ok = false;  // f-strings read names
+      } else if (w != "True" && w != "False" && w != "None") {
+        ok = false;
+      }
+      i = j;
+    } else if (std::isdigit(static_cast<unsigned char>(c))) {
+      while (i < expr.size() && (is_ident_char(expr[i]) || expr[i] == '.')) ++i;
+    } else if (is_space(c) || c == '\n' || c == '\r' || std::string_view("[](),+-.:{}").find(c) != std::string_view::npos) {
+      ++i;
+    } else {
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+std::vector<std::string> names_read(std::string_view expr) {
+  std::vector<std::string> out;
+  scan_identifiers(expr, [&](const std::string& w, char prev, char next) {
+    if (prev == '.' || is_python_keyword(w)) return;
+    (void)next;
+    if (std::find(out.begin(), out.end(), w) == out.end()) out.push_back(w);
+  });
+  return out;
+}
+
+namespace {
+
+// Plain names an assignment target binds: "a, (b, c)" -> a, b, c; "self.x" and
+// "x[i]" bind no name.
+void target_names(std::string_view target, std::vector<std::string>& out) {
+  scan_identifiers(target, [&](const std::string& w, char prev, char next) {
+    if (prev == '.' || next == '.' || next == '[' || is_python_keyword(w)) return;
+    out.push_back(w);
+  });
+}
+
+bool inside(ByteRange inner, ByteRange outer) { return inner.start >= outer.start && inner.end <= outer.end; }
+
+}  // namespace
+
+std::vector<std::string> names_bound(const SourceText& src, const FileFacts& f, int stmt) {
+  const Statement& st = f.statements[static_cast<std::size_t>(stmt)];
+  std::vector<std::string> out;
+  for (const Assignment& a : f.assignments) {
+    if (inside(a.range, st.range)) target_names(a.target, out);
+  }
+  for (const Loop& l : f.loops) {
+    if (inside(l.range, st.range)) target_names(l.target, out);
+  }
+  for (const Import& imp : f.imports) {
+    if (inside(imp.range, st.range) && !imp.bound.empty()) out.push_back(imp.bound);
+  }
+  for (const Function& fn : f.functions) {
+    if (inside(fn.range, st.range)) out.push_back(fn.name);
+  }
+  for (const ClassDef& c : f.classes) {
+    if (inside(c.range, st.range)) out.push_back(c.name);
+  }
+  static const std::regex kAs(R"(\bas\s+([A-Za-z_][A-Za-z0-9_]*))");
+  for (const WithBlock& w : f.with_blocks) {
+    if (!inside(w.range, st.range)) continue;
+    std::string header(src.view().substr(w.range.start, w.body.start - w.range.start));
+    for (std::sregex_iterator it(header.begin(), header.end(), kAs), end; it != end; ++it) out.push_back((*it)[1]);
+  }
+  return out;
+}
+
+uint32_t argument_start(const SourceText& src, const Call& call, std::size_t index) {
+  const Argument& a = call.args[index];
+  if (a.keyword.empty()) return a.range.start;
+  std::string_view before = src.view().substr(call.args_range.start, a.range.start - call.args_range.start);
+  std::size_t k = before.rfind(a.keyword);
+  return k == std::string_view::npos ? a.range.start : static_cast<uint32_t>(call.args_range.start + k);
+}
+
+Edit remove_argument(const SourceText& src, const Call& call, std::size_t index) {
+  const Argument& a = call.args[index];
+  if (index > 0) return {{call.args[index - 1].range.end, a.range.end}, ""};
+  if (call.args.size() > 1) return {{argument_start(src, call, 0), argument_start(src, call, 1)}, ""};
+  // The only argument: empty the parentheses (a trailing comma goes too).
+  return {{call.args_range.start + 1, call.args_range.end - 1}, ""};
+}
+
+Edit append_argument(const SourceText& src, const Call& call, const std::string& arg) {
+  (void)src;
+  if (call.args.empty()) return {{call.args_range.start + 1, call.args_range.start + 1}, arg};
+  uint32_t at = call.args.back().range.end;
+  return {{at, at}, ", " + arg};
+}
+
+std::vector<int> statements_in_block(const FileFacts& f, ByteRange block) {
+  std::vector<int> out;
+  for (std::size_t i = 0; i < f.statements.size(); ++i) {
+    if (f.statements[i].block == block) out.push_back(static_cast<int>(i));
+  }
+  return out;
+}
+
+int first_body_statement(const SourceText& src, const FileFacts& f, int function) {
+  const Function& fn = f.functions[static_cast<std::size_t>(function)];
+  std::vector<int> body = statements_in_block(f, fn.body);
+  for (std::size_t k = 0; k < body.size(); ++k) {
+    const Statement& st = f.statements[static_cast<std::size_t>(body[k])];
+    if (k == 0 && st.type == "expression_statement") {
+      std::string_view t = src.view().substr(st.range.start, st.range.end - st.range.start);
+      std::size_t q = t.find_first_of("\"'");
+      if (q != std::string_view::npos && q <= 2 &&
+          std::all_of(t.begin(), t.begin() + static_cast<std::ptrdiff_t>(q), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); }))
+        continue;  // the docstring
+    }
+    return body[k];
+  }
+  return -1;
+}
+
+std::string indent_unit(const SourceText& src, const FileFacts& f) {
+  auto from = [&](uint32_t header_line, ByteRange body) -> std::string {
+    std::vector<int> stmts = statements_in_block(f, body);
+    if (stmts.empty()) return {};
+    const Statement& st = f.statements[static_cast<std::size_t>(stmts.front())];
+    if (st.line == header_line) return {};
+    std::string outer = indent_of_line(src, header_line), inner = indent_of_line(src, st.line);
+    if (inner.size() > outer.size() && inner.compare(0, outer.size(), outer) == 0) return inner.substr(outer.size());
+    return {};
+  };
+  for (const Function& fn : f.functions) {
+    std::string u = from(fn.line, fn.body);
+    if (!u.empty()) return u;
+  }
+  for (const Loop& l : f.loops) {
+    std::string u = from(l.line, l.body);
+    if (!u.empty()) return u;
+  }
+  return "    ";
+}
+
+}  // namespace msprobe::analysis

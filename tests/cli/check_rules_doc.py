@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+"""docs/rules.md must be exactly what `msprobe-lsp rules --format markdown` prints.
+
+Regenerate it with MSPROBE_UPDATE_EXPECT=1 (for example
+`MSPROBE_UPDATE_EXPECT=1 ctest --test-dir build -R rules_doc`). Also checks the
+JSON form: every rule has a code, name, severity, fix availability, anchor and docs,
+and every anchor appears in the Markdown.
+"""
+import json
+import os
+import subprocess
+import sys
+
+BIN = os.path.abspath(sys.argv[1])
+DOC = os.path.join(sys.argv[2], "docs", "rules.md")
+
+md = subprocess.run([BIN, "rules", "--format", "markdown"], capture_output=True, text=True, check=True).stdout
+if os.environ.get("MSPROBE_UPDATE_EXPECT") == "1":
+    with open(DOC, "w", encoding="utf-8", newline="\n") as f:
+        f.write(md)
+    print(f"updated {DOC}")
+
+failures = []
+try:
+    with open(DOC, encoding="utf-8", newline="") as f:
+        current = f.read()
+except FileNotFoundError:
+    current = None
+if current != md:
+    failures.append(f"{DOC} is out of date: regenerate it with MSPROBE_UPDATE_EXPECT=1 ctest -R rules_doc")
+
+rules = json.loads(subprocess.run([BIN, "rules", "--format", "json"], capture_output=True, text=True,
+                                  check=True).stdout)
+if not rules:
+    failures.append("no rules in the JSON reference")
+for r in rules:
+    for key in ("code", "name", "summary", "severity", "fix", "anchor", "docs"):
+        if not r.get(key):
+            failures.append(f"{r.get('code')}: empty {key}")
+    if r["anchor"] != r["code"].lower():
+        failures.append(f"{r['code']}: anchor {r['anchor']}")
+    if f'<a id="{r["anchor"]}"></a>' not in md:
+        failures.append(f"{r['code']}: no anchor in the Markdown")
+    for section in ("What it does", "Why it matters", "Example", "Fix"):
+        if f"### {section}" not in r["docs"]:
+            failures.append(f"{r['code']}: docs lack a '{section}' section")
+
+bad = subprocess.run([BIN, "rules", "--format", "yaml"], capture_output=True, text=True)
+if bad.returncode != 2 or "usage" not in bad.stderr:
+    failures.append(f"--format yaml: rc={bad.returncode} {bad.stderr}")
+
+for f in failures:
+    print("FAIL:", f)
+print(f"{len(rules)} rules, {len(failures)} failures")
+sys.exit(1 if failures else 0)
