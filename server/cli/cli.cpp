@@ -67,6 +67,9 @@ std::optional<int> run(int argc, char** argv) {
   if (argc < 2) return std::nullopt;
   std::string cmd = argv[1];
   if (cmd == "check") return run_check(parse_args(argc, argv, 2, {"--quiet", "--no-syntax-errors"}));
+  if (cmd == "enable" || cmd == "disable" || cmd == "remove")
+    return run_instrument(cmd, parse_args(argc, argv, 2, {"--diff", "--write"}));
+  if (cmd == "vllm-ascend-flags") return run_vllm_ascend_flags(parse_args(argc, argv, 2, {}));
   return std::nullopt;
 }
 

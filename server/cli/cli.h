@@ -34,6 +34,9 @@ analysis::AnalysisOptions analysis_options(const Args& args);
 bool read_file(const std::string& path, std::string& out, std::string& error);
 
 int run_check(const Args& args);
+// enable / disable / remove (`command`), in instrument.cpp.
+int run_instrument(const std::string& command, const Args& args);
+int run_vllm_ascend_flags(const Args& args);
 
 // Returns the exit code, or nullopt when argv[1] is not a CLI command.
 std::optional<int> run(int argc, char** argv);
