@@ -27,6 +27,15 @@ Usage:
       Report what a run dumped under the config's dump_path, and why something is missing.
   msprobe-lsp schema [--msprobe-version V]
       Print the JSON Schema of config.json.
+  msprobe-lsp enable FILE [--loop LINE] [--config PATH] [--diff | --write]
+      Insert the msProbe dump points (import, seed_all, PrecisionDebugger,
+      start/stop/step) into a loop; on a commented-out dump, uncomment it.
+  msprobe-lsp disable FILE [--diff | --write]
+      Comment the dump lines out.
+  msprobe-lsp remove FILE [--diff | --write]
+      Delete the dump code.
+  msprobe-lsp vllm-ascend-flags CONFIG
+      Print vllm-ascend's --additional-config for a config file.
   msprobe-lsp --version | --help
 
 Log levels: trace, debug, info (default), warn, error, off. Logs go to stderr or the

@@ -71,6 +71,9 @@ std::optional<int> run(int argc, char** argv) {
   if (cmd == "check-dump") return run_check_dump(parse_args(argc, argv, 2, {}));
   if (cmd == "schema") return run_schema(parse_args(argc, argv, 2, {}));
   if (cmd == "rules") return run_rules(parse_args(argc, argv, 2, {}));
+  if (cmd == "enable" || cmd == "disable" || cmd == "remove")
+    return run_instrument(cmd, parse_args(argc, argv, 2, {"--diff", "--write"}));
+  if (cmd == "vllm-ascend-flags") return run_vllm_ascend_flags(parse_args(argc, argv, 2, {}));
   return std::nullopt;
 }
 

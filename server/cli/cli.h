@@ -42,6 +42,9 @@ std::vector<analysis::Finding> config_file_findings(const std::string& text, con
 int run_check_dump(const Args& args);  // cli/check_dump.cpp
 int run_schema(const Args& args);      // cli/schema.cpp
 int run_rules(const Args& args);
+// enable / disable / remove (`command`), in instrument.cpp.
+int run_instrument(const std::string& command, const Args& args);
+int run_vllm_ascend_flags(const Args& args);
 
 // Returns the exit code, or nullopt when argv[1] is not a CLI command.
 std::optional<int> run(int argc, char** argv);

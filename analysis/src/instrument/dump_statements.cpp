@@ -1,0 +1,108 @@
+// Which statements are msProbe dump code.
+#include "dump_statements.h"
+
+#include <algorithm>
+#include <set>
+
+namespace msprobe::analysis::instrument {
+namespace {
+
+bool starts_with(const std::string& s, std::string_view p) { return s.compare(0, p.size(), p) == 0; }
+
+std::string last_component(const std::string& q) {
+  std::size_t dot = q.rfind('.');
+  return dot == std::string::npos ? q : q.substr(dot + 1);
+}
+
+int statement_with_range(const FileFacts& f, ByteRange r) {
+  for (std::size_t i = 0; i < f.statements.size(); ++i) {
+    if (f.statements[i].range == r) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+// The statement is exactly the call, or `target = <the call>`.
+bool statement_is_call(const FileFacts& f, int stmt, int call) {
+  const Statement& st = f.statements[static_cast<std::size_t>(stmt)];
+  if (st.type != "expression_statement") return false;
+  const Call& c = f.calls[static_cast<std::size_t>(call)];
+  if (st.range == c.range) return true;
+  for (const Assignment& a : f.assignments) {
+    if (a.value_call == call && a.range == st.range) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool is_dump_api_name(const std::string& name) {
+  return name == "PrecisionDebugger" || name == "seed_all" || name == "module_dump" || name == "module_dump_end";
+}
+
+std::vector<DumpStatement> dump_statements(const Layout& layout, const FileFacts& f) {
+  std::vector<DumpStatement> out;
+  std::set<int> seen;
+  auto add = [&](int stmt, MsprobeKind kind) -> DumpStatement* {
+    if (stmt < 0 || !seen.insert(stmt).second) return nullptr;
+    const Statement& st = f.statements[static_cast<std::size_t>(stmt)];
+    DumpStatement d;
+    d.statement = stmt;
+    d.kind = kind;
+    d.range = st.range;
+    d.first_line = st.line;
+    d.last_line = st.end_line;
+    d.owns_lines = layout.owns_lines(st.range);
+    out.push_back(d);
+    return &out.back();
+  };
+  bool monitor = std::find(f.scenarios.begin(), f.scenarios.end(), Scenario::Monitor) != f.scenarios.end();
+  for (const MsprobeUse& u : f.msprobe) {
+    if (u.kind == MsprobeKind::Import) {
+      int stmt = statement_with_range(f, u.range);
+      if (stmt < 0) continue;
+      std::vector<int> imports;
+      bool mixed = false;
+      for (std::size_t i = 0; i < f.imports.size(); ++i) {
+        const Import& imp = f.imports[i];
+        if (!(imp.range == u.range)) continue;
+        imports.push_back(static_cast<int>(i));
+        bool module_import = imp.name.empty();
+        if (module_import ? (monitor || (imp.module != "msprobe" && imp.module != "msprobe.pytorch" &&
+                                         imp.module != "msprobe.mindspore"))
+                          : !is_dump_api_name(imp.name))
+          mixed = true;
+      }
+      bool any_dump = std::any_of(imports.begin(), imports.end(), [&](int i) {
+        const Import& imp = f.imports[static_cast<std::size_t>(i)];
+        return imp.name.empty() ? !mixed : is_dump_api_name(imp.name);
+      });
+      if (!any_dump) continue;  // only TrainerMon and friends: not dump code
+      if (DumpStatement* d = add(stmt, MsprobeKind::Import)) {
+        d->mixed_import = mixed;
+        d->imports = std::move(imports);
+      }
+      continue;
+    }
+    if (u.call < 0) continue;
+    int stmt = f.calls[static_cast<std::size_t>(u.call)].statement;
+    if (stmt >= 0 && statement_is_call(f, stmt, u.call)) add(stmt, u.kind);
+  }
+  // module_dump(...) / module_dump_end() are not calls on a debugger.
+  for (std::size_t i = 0; i < f.calls.size(); ++i) {
+    const Call& c = f.calls[i];
+    if (!starts_with(c.qualified, "msprobe.")) continue;
+    std::string name = last_component(c.qualified);
+    if (name != "module_dump" && name != "module_dump_end") continue;
+    if (c.statement >= 0 && statement_is_call(f, c.statement, static_cast<int>(i))) add(c.statement, MsprobeKind::Other);
+  }
+  std::sort(out.begin(), out.end(), [](const DumpStatement& a, const DumpStatement& b) { return a.range.start < b.range.start; });
+  return out;
+}
+
+std::map<uint32_t, MsprobeKind> dump_kinds_by_start(const std::vector<DumpStatement>& stmts) {
+  std::map<uint32_t, MsprobeKind> m;
+  for (const DumpStatement& d : stmts) m[d.range.start] = d.kind;
+  return m;
+}
+
+}  // namespace msprobe::analysis::instrument

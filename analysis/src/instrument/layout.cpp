@@ -1,0 +1,234 @@
+// Line layout and tree navigation for the dump-point edits.
+#include "layout.h"
+
+#include <cstring>
+#include <regex>
+
+namespace msprobe::analysis::instrument {
+namespace {
+
+bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\f'; }
+
+}  // namespace
+
+Layout::Layout(const SourceText& source, const FileFacts& facts) : src_(source) {
+  eol_ = src_.uses_crlf() ? "\r\n" : "\n";
+  // The indentation unit: how much a block's first statement is indented more
+  // than the statement that owns the block, the first time the file does it.
+  for (const Statement& st : facts.statements) {
+    if (st.parent_block_owner < 0) continue;
+    const Statement& owner = facts.statements[static_cast<std::size_t>(st.parent_block_owner)];
+    if (st.line == owner.line || !starts_line(st.range.start) || !starts_line(owner.range.start)) continue;
+    std::string_view inner = indent_of(st.line), outer = indent_of(owner.line);
+    if (inner.size() > outer.size() && starts_with(inner, outer)) {
+      unit_ = std::string(inner.substr(outer.size()));
+      break;
+    }
+  }
+  if (unit_.empty()) {
+    bool tabs = false;
+    for (uint32_t l = 0; l < src_.line_count() && !tabs; ++l) tabs = !src_.line_text(l).empty() && src_.line_text(l)[0] == '\t';
+    unit_ = tabs ? "\t" : "    ";
+  }
+}
+
+std::string_view Layout::indent_of(uint32_t line) const {
+  std::string_view t = src_.line_text(line);
+  std::size_t n = 0;
+  while (n < t.size() && is_space(t[n])) ++n;
+  return t.substr(0, n);
+}
+
+bool Layout::blank(uint32_t line) const { return indent_of(line).size() == src_.line_text(line).size(); }
+
+std::size_t Layout::after_line(uint32_t line) const {
+  if (line + 1 >= src_.line_count()) return kNoOffset;
+  return src_.line_start(line + 1);
+}
+
+bool Layout::starts_line(std::size_t offset) const {
+  uint32_t line = src_.line_of(offset);
+  return src_.line_start(line) + indent_of(line).size() >= offset;
+}
+
+bool Layout::ends_line(std::size_t offset) const {
+  uint32_t line = src_.line_of(offset);
+  std::string_view t = src_.view().substr(offset, src_.line_end(line) - std::min(offset, src_.line_end(line)));
+  std::size_t i = 0;
+  while (i < t.size() && is_space(t[i])) ++i;
+  return i == t.size() || t[i] == '#';
+}
+
+bool Layout::owns_lines(ByteRange r) const { return starts_line(r.start) && ends_line(r.end); }
+
+Edit Layout::lines_before(uint32_t line, std::string_view indent, const std::vector<std::string>& lines) const {
+  std::string text;
+  for (const std::string& l : lines) text += std::string(indent) + l + eol_;
+  std::size_t at = src_.line_start(line);
+  if (line == 0 && starts_with(src_.view(), "\xEF\xBB\xBF")) at = 3;  // after the BOM
+  return {{static_cast<uint32_t>(at), static_cast<uint32_t>(at)}, text};
+}
+
+Edit Layout::lines_after(uint32_t line, std::string_view indent, const std::vector<std::string>& lines) const {
+  std::size_t at = after_line(line);
+  std::string text;
+  if (at == kNoOffset) {
+    for (const std::string& l : lines) text += eol_ + std::string(indent) + l;
+    auto end = static_cast<uint32_t>(src_.size());
+    return {{end, end}, text};
+  }
+  for (const std::string& l : lines) text += std::string(indent) + l + eol_;
+  return {{static_cast<uint32_t>(at), static_cast<uint32_t>(at)}, text};
+}
+
+Edit Layout::delete_lines(uint32_t first, uint32_t last) const {
+  std::size_t end = after_line(last);
+  if (end != kNoOffset) return {{static_cast<uint32_t>(src_.line_start(first)), static_cast<uint32_t>(end)}, ""};
+  std::size_t start = first == 0 ? 0 : src_.line_end(first - 1);
+  return {{static_cast<uint32_t>(start), static_cast<uint32_t>(src_.size())}, ""};
+}
+
+uint32_t Layout::top_line() const {
+  static const std::regex kCookie(R"(^[ \t\f]*#.*coding[:=][ \t]*[-\w.]+)");
+  uint32_t line = 0;
+  for (; line < 2 && line < src_.line_count(); ++line) {
+    std::string t(src_.line_text(line));
+    if (line == 0 && starts_with(t, "\xEF\xBB\xBF")) t = t.substr(3);
+    bool shebang = line == 0 && starts_with(t, "#!");
+    if (!shebang && !std::regex_search(t, kCookie)) break;
+  }
+  return line;
+}
+
+Edit Layout::lines_at_top(const std::vector<std::string>& lines) const {
+  uint32_t line = top_line();
+  return line == 0 ? lines_before(0, "", lines) : lines_after(line - 1, "", lines);
+}
+
+std::vector<Edit> delete_line_runs(const Layout& layout, const std::set<uint32_t>& lines) {
+  std::vector<Edit> out;
+  for (auto it = lines.begin(); it != lines.end();) {
+    uint32_t first = *it, last = first;
+    for (++it; it != lines.end() && *it == last + 1; ++it) last = *it;
+    out.push_back(layout.delete_lines(first, last));
+  }
+  return out;
+}
+
+// ----- tree helpers -----
+
+bool node_is(TSNode n, const char* type) { return !ts_node_is_null(n) && std::strcmp(ts_node_type(n), type) == 0; }
+
+ByteRange node_range(TSNode n) { return {ts_node_start_byte(n), ts_node_end_byte(n)}; }
+
+TSNode find_node(TSNode root, ByteRange r, const char* type) {
+  TSNode n = ts_node_descendant_for_byte_range(root, r.start, r.end);
+  while (!ts_node_is_null(n)) {
+    ByteRange nr = node_range(n);
+    if (nr.start < r.start || nr.end > r.end) break;
+    if (nr == r && node_is(n, type)) return n;
+    n = ts_node_parent(n);
+  }
+  return TSNode{};
+}
+
+std::vector<TSNode> block_statements(TSNode block) {
+  std::vector<TSNode> out;
+  if (ts_node_is_null(block)) return out;
+  uint32_t n = ts_node_named_child_count(block);
+  for (uint32_t i = 0; i < n; ++i) {
+    TSNode c = ts_node_named_child(block, i);
+    if (!node_is(c, "comment")) out.push_back(c);
+  }
+  return out;
+}
+
+TSNode prev_statement(TSNode stmt) {
+  TSNode p = ts_node_prev_named_sibling(stmt);
+  while (!ts_node_is_null(p) && node_is(p, "comment")) p = ts_node_prev_named_sibling(p);
+  return p;
+}
+
+TSNode next_statement(TSNode stmt) {
+  TSNode p = ts_node_next_named_sibling(stmt);
+  while (!ts_node_is_null(p) && node_is(p, "comment")) p = ts_node_next_named_sibling(p);
+  return p;
+}
+
+TSNode finally_block(TSNode try_stmt) {
+  uint32_t n = ts_node_named_child_count(try_stmt);
+  for (uint32_t i = 0; i < n; ++i) {
+    TSNode c = ts_node_named_child(try_stmt, i);
+    if (!node_is(c, "finally_clause")) continue;
+    uint32_t k = ts_node_named_child_count(c);
+    for (uint32_t j = 0; j < k; ++j) {
+      if (node_is(ts_node_named_child(c, j), "block")) return ts_node_named_child(c, j);
+    }
+  }
+  return TSNode{};
+}
+
+bool has_except_or_else(TSNode try_stmt) {
+  uint32_t n = ts_node_named_child_count(try_stmt);
+  for (uint32_t i = 0; i < n; ++i) {
+    TSNode c = ts_node_named_child(try_stmt, i);
+    if (node_is(c, "except_clause") || node_is(c, "except_group_clause") || node_is(c, "else_clause")) return true;
+  }
+  return false;
+}
+
+namespace {
+
+template <typename Fn>
+void walk(TSNode node, Fn&& fn) {
+  std::vector<TSNode> stack{node};
+  while (!stack.empty()) {
+    TSNode n = stack.back();
+    stack.pop_back();
+    if (!fn(n)) continue;
+    uint32_t count = ts_node_child_count(n);
+    for (uint32_t i = count; i-- > 0;) stack.push_back(ts_node_child(n, i));
+  }
+}
+
+}  // namespace
+
+std::set<uint32_t> string_interior_lines(TSNode node) {
+  std::set<uint32_t> lines;
+  walk(node, [&](TSNode n) {
+    if (node_is(n, "string")) {
+      uint32_t a = ts_node_start_point(n).row, b = ts_node_end_point(n).row;
+      for (uint32_t l = a + 1; l <= b; ++l) lines.insert(l);
+      return false;
+    }
+    return true;
+  });
+  return lines;
+}
+
+bool identifier_used(TSNode root, std::string_view text, std::string_view name) {
+  bool found = false;
+  walk(root, [&](TSNode n) {
+    if (found) return false;
+    if (node_is(n, "identifier")) {
+      uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+      if (e <= text.size() && text.substr(s, e - s) == name) found = true;
+      return false;
+    }
+    return true;
+  });
+  return found;
+}
+
+std::vector<TSNode> blocks_under(TSNode node) {
+  std::vector<TSNode> out;
+  walk(node, [&](TSNode n) {
+    if (node_is(n, "block")) out.push_back(n);
+    return true;
+  });
+  return out;
+}
+
+}  // namespace msprobe::analysis::instrument
