@@ -67,6 +67,7 @@ std::optional<int> run(int argc, char** argv) {
   if (argc < 2) return std::nullopt;
   std::string cmd = argv[1];
   if (cmd == "check") return run_check(parse_args(argc, argv, 2, {"--quiet", "--no-syntax-errors"}));
+  if (cmd == "explain") return run_explain(parse_args(argc, argv, 2, {}));
   return std::nullopt;
 }
 

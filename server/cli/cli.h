@@ -34,6 +34,7 @@ analysis::AnalysisOptions analysis_options(const Args& args);
 bool read_file(const std::string& path, std::string& out, std::string& error);
 
 int run_check(const Args& args);
+int run_explain(const Args& args);
 
 // Returns the exit code, or nullopt when argv[1] is not a CLI command.
 std::optional<int> run(int argc, char** argv);
