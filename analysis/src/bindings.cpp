@@ -266,13 +266,12 @@ int Bindings::find_method(int class_index, std::string_view name, int depth) con
   return -1;
 }
 
-int Bindings::resolve_function(const Call& c) const {
-  std::string_view callee = c.callee;
-  if (is_identifier(callee)) return function_named(callee, c.function);
+int Bindings::resolve_callee(std::string_view callee, int caller) const {
+  if (is_identifier(callee)) return function_named(callee, caller);
   if (!is_dotted_name(callee)) return -1;
   std::string_view recv = receiver_of(callee), name = last_name(callee);
   if (recv == "self" || recv == "cls") {
-    for (int fn = c.function; fn >= 0; fn = f_.functions[static_cast<std::size_t>(fn)].parent) {
+    for (int fn = caller; fn >= 0; fn = f_.functions[static_cast<std::size_t>(fn)].parent) {
       int cls = f_.functions[static_cast<std::size_t>(fn)].class_index;
       if (cls >= 0) return find_method(cls, name);
     }
@@ -366,7 +365,11 @@ Bindings::Info Bindings::classify_call(int call, int depth) const {
   if (recv.empty()) {
     int cls = class_named(callee);
     if (cls >= 0) {
+      bool optimizer = false;
+      for (const std::string& base : f_.classes[static_cast<std::size_t>(cls)].bases)
+        optimizer = optimizer || ends_with(last_name(base), "Optimizer");
       if (module_class_[static_cast<std::size_t>(cls)]) info.holds = kModel;
+      else if (optimizer) info.holds = kOptimizer;
       else if (ends_with(callee, "Loss")) info.holds = kLoss;
       else info.instance_of = cls;
       return info;

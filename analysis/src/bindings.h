@@ -50,7 +50,9 @@ class Bindings {
 
   // The function of this file a call reaches (by name in scope, self.method,
   // or a method of an instance of a class of this file), -1 when none.
-  int resolve_function(const Call& call) const;
+  int resolve_function(const Call& call) const { return resolve_callee(call.callee, call.function); }
+  // The same for a callee written as `callee` inside def `caller` (-1: module level).
+  int resolve_callee(std::string_view callee, int caller) const;
   bool is_local_callable(std::string_view name) const;  // a def or class of this file
   bool is_module_class(int class_index) const { return module_class_[static_cast<std::size_t>(class_index)]; }
   // Index of the class of this file named `name`, -1 if none.

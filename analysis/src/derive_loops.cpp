@@ -44,6 +44,7 @@ struct CallEffect {
   uint8_t kinds = 0;
   std::string model;
   int helper = -1;  // a function of this file whose summary applies at this call
+  int closure = -1;  // optimizer.step(closure): the closure's summary applies here unless it is defined in the body
 };
 
 class LoopDeriver {
@@ -62,7 +63,7 @@ class LoopDeriver {
 
   void run() {
     std::size_t n = f_.loops.size();
-    for (std::size_t i = 0; i < n; ++i) sites(static_cast<int>(i));
+    for (std::size_t i = 0; i < n; ++i) sites(static_cast<int>(i), 0);
 
     // Raw roles from the sites alone.
     std::vector<LoopRole> raw(n, LoopRole::None);
@@ -188,7 +189,18 @@ class LoopDeriver {
       return e;
     }
     if (last == "step" && !recv.empty()) {
-      if (b_.steps_optimizer(recv)) e.kinds = kStep;
+      if (b_.steps_optimizer(recv)) {
+        e.kinds = kStep;
+        // optimizer.step(closure): the closure runs forward and backward here.
+        for (const Argument& a : c.args) {
+          if (!a.keyword.empty() && a.keyword != "closure") continue;
+          int fn = b_.resolve_callee(a.text, c.function);
+          if (fn >= 0) e.closure = fn;
+          break;
+        }
+      } else {
+        e.helper = b_.resolve_function(c);  // self.step(batch) in a trainer class
+      }
       return e;
     }
     uint32_t h = b_.holds(callee);
@@ -263,9 +275,15 @@ class LoopDeriver {
     return dot == std::string::npos ? arg : arg + model.substr(dot);
   }
 
-  const Summary& summary(int fn) {
+  // Helper chains deeper than this count as doing nothing (and keep the
+  // recursion far from the stack's limit on generated code).
+  static constexpr int kMaxDepth = 40;
+
+  const Summary& summary(int fn, int depth) {
+    static const Summary kNothing;
     std::size_t i = static_cast<std::size_t>(fn);
     if (summary_state_[i] != 0) return summaries_[i];  // done, or in progress (recursion: empty so far)
+    if (depth > kMaxDepth) return kNothing;
     summary_state_[i] = 1;
     Summary s;
     const Function& d = f_.functions[i];
@@ -276,7 +294,7 @@ class LoopDeriver {
     for (auto it = lo; it != f_.loops.end() && it->range.start < d.body.end; ++it) {
       if (!skip.empty() && inside(it->range, skip.back())) continue;
       int li = static_cast<int>(it - f_.loops.begin());
-      if (role_of(sites(li)) != LoopRole::None) skip.push_back(it->range);
+      if (role_of(sites(li, depth + 1)) != LoopRole::None) skip.push_back(it->range);
     }
     auto [first, end] = calls_in(d.body);
     std::size_t k = 0;
@@ -287,8 +305,9 @@ class LoopDeriver {
       CallEffect e = effect(static_cast<int>(ci));
       s.kinds |= e.kinds;
       add_model(s.models, e.model);
+      if (e.closure >= 0 && !inside(f_.functions[static_cast<std::size_t>(e.closure)].range, d.body)) e.helper = e.closure;
       if (e.helper >= 0 && e.helper != fn) {
-        const Summary& h = summary(e.helper);
+        const Summary& h = summary(e.helper, depth + 1);
         s.kinds |= h.kinds;
         for (const std::string& m : h.models) add_model(s.models, map_to_caller(m, static_cast<int>(ci), e.helper));
       }
@@ -299,9 +318,10 @@ class LoopDeriver {
   }
 
   // The sites of loop `li`; returns the union of their kinds.
-  uint8_t sites(int li) {
+  uint8_t sites(int li, int depth) {
     std::size_t i = static_cast<std::size_t>(li);
     if (loop_state_[i] != 0) return loop_kinds_[i];
+    if (depth > kMaxDepth) return 0;
     loop_state_[i] = 1;
     const Loop& l = f_.loops[i];
     std::vector<Site> out;
@@ -312,8 +332,10 @@ class LoopDeriver {
       if (c.range.end > l.body.end) continue;
       CallEffect e = effect(static_cast<int>(ci));
       Site s{c.range, e.kinds, e.model};
+      // A closure defined in the body is already counted where its calls are.
+      if (e.closure >= 0 && !inside(f_.functions[static_cast<std::size_t>(e.closure)].range, l.body)) e.helper = e.closure;
       if (e.helper >= 0) {
-        const Summary& h = summary(e.helper);
+        const Summary& h = summary(e.helper, depth + 1);
         s.kinds |= h.kinds;
         if (s.model.empty() && (h.kinds & kForward) && !h.models.empty())
           s.model = map_to_caller(h.models.front(), static_cast<int>(ci), e.helper);
