@@ -21,6 +21,8 @@ Usage:
       Run the language server on stdin/stdout (the default).
   msprobe-lsp check [--format text|json] [--torch-version V] [--msprobe-version V] PATH...
       Report msProbe findings for Python files (directories are walked).
+  msprobe-lsp explain [--format text|json] [--loop LINE] FILE...
+      Show what the engine finds: loops and their roles, Dynamo sites, msProbe calls, the plan.
   msprobe-lsp --version | --help
 
 Log levels: trace, debug, info (default), warn, error, off. Logs go to stderr or the
