@@ -346,19 +346,20 @@ Bindings::Info Bindings::classify_call(int call, int depth) const {
     } else if (q == "vllm.LLM") info.holds = kLlm;
     else if ((starts_with(q, "gym.") || starts_with(q, "gymnasium.")) && lastq == "make") info.holds = kEnv;
     else if (starts_with(q, "deepspeed.") && lastq == "init_inference") info.holds = kModel | kEngine;
-    else if (starts_with(q, "torch.optim.") || is_optimizer_class(lastq)) info.holds = kOptimizer;
+    else if (starts_with(q, "torch.optim.") || is_optimizer_class(lastq) || contains(lowered(lastq), "optim"))
+      info.holds = kOptimizer;
     else if (ends_with(lastq, "Loss")) info.holds = kLoss;
     else if (lastq == "from_pretrained" || starts_with(lastq, "AutoModel")) {
       std::string_view owner = last_name(receiver_of(q));
       info.holds = starts_with(lastq, "AutoModel") || contains(owner, "Model") || contains(owner, "For") ? kModel : kOther;
-    } else if ((starts_with(q, "timm.") && lastq == "create_model") || starts_with(q, "torchvision.models."))
+    } else if ((starts_with(q, "timm.") && lastq == "create_model") || starts_with(q, "torchvision.models.") ||
+               q == "torch.hub.load")
       info.holds = kModel;
     else if (upper_first(lastq) && (starts_with(q, "torch.nn.") || contains(q, ".nn.")))
       info.holds = kModel;
     else if (model_factory_name(lastq))
       info.holds = kModel;
-    else
-      info.holds = kOther;
+    // Anything else imported is unknown: the name it is bound to decides.
     return info;
   }
 
