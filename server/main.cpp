@@ -36,6 +36,8 @@ Usage:
       Delete the dump code.
   msprobe-lsp vllm-ascend-flags CONFIG
       Print vllm-ascend's --additional-config for a config file.
+  msprobe-lsp explain [--format text|json] [--loop LINE] FILE...
+      Show what the engine finds: loops and their roles, Dynamo sites, msProbe calls, the plan.
   msprobe-lsp --version | --help
 
 Log levels: trace, debug, info (default), warn, error, off. Logs go to stderr or the

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "facts_builder.h"
+#include "repair.h"
 #include "msprobe/analysis/suppression.h"
 
 namespace msprobe::analysis {
@@ -55,7 +55,8 @@ Analysis analyze(PythonParser& parser, const SourceText& source, const AnalysisO
     a.timed_out = true;
     return a;
   }
-  a.facts = build_facts(a.tree, source.view());
+  // Facts survive half-typed code (an unclosed bracket above the loop).
+  a.facts = build_tolerant_facts(parser, a.tree, source.view());
   a.findings = check_facts(source, a.facts, options);
   return a;
 }

@@ -1,6 +1,8 @@
-// Uses of msProbe's API: imports, seed_all, PrecisionDebugger construction and
-// start/stop/step on a debugger (an instance, self.<attr>, or the class itself,
-// whose start/stop/step are classmethods).
+// Uses of msProbe's dump API: imports, seed_all, PrecisionDebugger
+// construction and start/stop/step on a debugger (an instance, self.<attr>,
+// or the class itself, whose start/stop/step are classmethods). The monitor
+// (TrainerMon) is a different tool: importing only it is not a dump use.
+#include <algorithm>
 #include <set>
 
 #include "derive.h"
@@ -23,6 +25,24 @@ bool is_msprobe_api(const std::string& q, std::string_view name) {
   return starts_with(q, "msprobe.") && ends_with(q, std::string(".") + std::string(name));
 }
 
+bool is_monitor_import(const Import& imp) {
+  if (imp.module.find("monitor") != std::string::npos) return true;
+  return imp.name == "TrainerMon" || imp.name == "TrainerMonitorV2";
+}
+
+const Argument* argument(const Call& c, std::string_view keyword, std::size_t position) {
+  std::size_t positional = 0;
+  for (const Argument& a : c.args) {
+    if (a.keyword == keyword) return &a;
+  }
+  for (const Argument& a : c.args) {
+    if (!a.keyword.empty()) continue;
+    if (!a.text.empty() && a.text[0] == '*') return nullptr;
+    if (positional++ == position) return &a;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 const char* to_string(MsprobeKind k) {
@@ -41,9 +61,15 @@ const char* to_string(MsprobeKind k) {
 
 void derive_msprobe(FileFacts& f) {
   std::vector<MsprobeUse> uses;
+  // One use per import statement; a statement that binds only monitor names is not one.
   for (std::size_t i = 0; i < f.imports.size(); ++i) {
     const Import& imp = f.imports[i];
     if (imp.module != "msprobe" && !starts_with(imp.module, "msprobe.")) continue;
+    bool dump = false;
+    for (std::size_t j = i; j < f.imports.size() && f.imports[j].range == imp.range; ++j) {
+      if (!is_monitor_import(f.imports[j])) dump = true;
+    }
+    if (!dump) continue;
     if (!uses.empty() && uses.back().kind == MsprobeKind::Import && uses.back().range == imp.range) continue;
     MsprobeUse u;
     u.kind = MsprobeKind::Import;
@@ -51,19 +77,23 @@ void derive_msprobe(FileFacts& f) {
     u.line = imp.line;
     u.import = static_cast<int>(i);
     u.framework = framework_of(imp.module);
+    u.method = imp.name;
     uses.push_back(u);
   }
   // Names that hold a debugger: assignment targets of a construction, plus
-  // the class name itself (classmethods).
+  // the class itself (classmethods).
   std::set<std::string> debuggers;
-  for (std::size_t i = 0; i < f.calls.size(); ++i) {
-    const Call& c = f.calls[i];
-    if (is_msprobe_api(c.qualified, "PrecisionDebugger")) debuggers.insert(c.callee);
-  }
+  std::vector<std::string> bound(f.calls.size());
   for (const Assignment& a : f.assignments) {
-    if (a.value_call < 0) continue;
-    const Call& c = f.calls[static_cast<std::size_t>(a.value_call)];
-    if (is_msprobe_api(c.qualified, "PrecisionDebugger")) debuggers.insert(a.target);
+    for (std::size_t k = 0; k < a.value_calls.size() && k < a.targets.size(); ++k) {
+      int vc = a.value_calls[k];
+      if (vc < 0) continue;
+      const Call& c = f.calls[static_cast<std::size_t>(vc)];
+      if (is_msprobe_api(c.qualified, "PrecisionDebugger")) {
+        debuggers.insert(a.targets[k]);
+        bound[static_cast<std::size_t>(vc)] = a.targets[k];
+      }
+    }
   }
   for (std::size_t i = 0; i < f.calls.size(); ++i) {
     const Call& c = f.calls[i];
@@ -71,28 +101,47 @@ void derive_msprobe(FileFacts& f) {
     u.range = c.range;
     u.line = c.line;
     u.call = static_cast<int>(i);
+    u.function = c.function;
+    u.loop = c.loop;
     u.framework = framework_of(c.qualified);
     if (is_msprobe_api(c.qualified, "seed_all")) {
       u.kind = MsprobeKind::SeedAll;
+      u.method = "seed_all";
     } else if (is_msprobe_api(c.qualified, "PrecisionDebugger")) {
       u.kind = MsprobeKind::Construct;
-      for (const Assignment& a : f.assignments) {
-        if (a.value_call == static_cast<int>(i)) u.bound_to = a.target;
+      u.method = "PrecisionDebugger";
+      u.bound_to = bound[i];
+      if (const Argument* a = argument(c, "config_path", 0)) {
+        u.config_path = a->text;
+        u.config_path_range = a->range;
       }
     } else {
       std::size_t dot = c.callee.rfind('.');
       if (dot == std::string::npos) continue;
       std::string receiver = c.callee.substr(0, dot), method = c.callee.substr(dot + 1);
-      if (!debuggers.count(receiver)) continue;
+      std::string rq = f.qualify(receiver);
+      bool is_class = starts_with(rq, "msprobe.") && ends_with(rq, ".PrecisionDebugger");
+      if (!debuggers.count(receiver) && !is_class) continue;
+      if (is_class) u.framework = framework_of(rq);
       u.receiver = receiver;
-      if (method == "start") u.kind = MsprobeKind::Start;
-      else if (method == "stop") u.kind = MsprobeKind::Stop;
-      else if (method == "step") u.kind = MsprobeKind::Step;
-      else if (method == "forward_backward_dump_end") u.kind = MsprobeKind::ForwardBackwardDumpEnd;
-      else u.kind = MsprobeKind::Other;
+      u.method = method;
+      if (method == "start") {
+        u.kind = MsprobeKind::Start;
+        if (const Argument* a = argument(c, "model", 0)) u.model_arg = a->text;
+      } else if (method == "stop") {
+        u.kind = MsprobeKind::Stop;
+      } else if (method == "step") {
+        u.kind = MsprobeKind::Step;
+      } else if (method == "forward_backward_dump_end") {
+        u.kind = MsprobeKind::ForwardBackwardDumpEnd;
+      } else {
+        u.kind = MsprobeKind::Other;
+      }
     }
     uses.push_back(u);
   }
+  std::stable_sort(uses.begin(), uses.end(),
+                   [](const MsprobeUse& a, const MsprobeUse& b) { return a.range.start < b.range.start; });
   f.msprobe = std::move(uses);
 }
 

@@ -36,7 +36,7 @@ void derive_scenarios(FileFacts& f) {
   for (const Import& imp : f.imports) {
     std::string full = imp.name.empty() ? imp.module : imp.module + "." + imp.name;
     std::string root = root_of(imp.module);
-    if (root == "torch") torch = true;
+    if (root == "torch" || root == "torch_npu") torch = true;
     if (root == "mindspore") {
       mindspore = true;
       mark(Scenario::MindSpore, imp.range, imp.line, "import " + imp.module);
@@ -68,10 +68,14 @@ void derive_scenarios(FileFacts& f) {
     else if (q.find("TrainerMon") != std::string::npos || q.find("TrainerMonitorV2") != std::string::npos)
       mark(Scenario::Monitor, c.range, c.line, q + "(...)");
   }
+  // A vLLM model runner: a class named like one (or deriving from one) with execute_model.
   for (std::size_t i = 0; i < f.functions.size(); ++i) {
     const Function& fn = f.functions[i];
-    if (fn.name == "execute_model" && (fn.class_name == "GPUModelRunner" || fn.class_name == "NPUModelRunner"))
-      mark(Scenario::VllmRunner, fn.range, fn.line, "class " + fn.class_name + " with execute_model");
+    if (fn.name != "execute_model" || fn.class_index < 0) continue;
+    const ClassDef& cls = f.classes[static_cast<std::size_t>(fn.class_index)];
+    bool runner = cls.name.find("ModelRunner") != std::string::npos;
+    for (const std::string& b : cls.bases) runner = runner || b.find("ModelRunner") != std::string::npos;
+    if (runner) mark(Scenario::VllmRunner, fn.range, fn.line, "class " + cls.name + " with execute_model");
   }
   // MSAdapter: PyTorch code run on MindSpore (both imported in one file).
   if (torch && mindspore) {
@@ -89,8 +93,13 @@ void derive_scenarios(FileFacts& f) {
   for (const auto& mk : f.scenario_markers) {
     if (std::find(s.begin(), s.end(), mk.scenario) == s.end()) s.push_back(mk.scenario);
   }
+  // MSAdapter runs on MindSpore: the more specific scenario is the one to name.
+  if (std::find(s.begin(), s.end(), Scenario::MSAdapter) != s.end())
+    s.erase(std::remove(s.begin(), s.end(), Scenario::MindSpore), s.end());
+  // Scenarios the PyTorch eager dump does not cover replace pytorch-eager.
   bool exclusive = std::any_of(s.begin(), s.end(), [](Scenario x) {
-    return x == Scenario::MindSpore || x == Scenario::MSAdapter || x == Scenario::Torchair || x == Scenario::Verl;
+    return x == Scenario::MindSpore || x == Scenario::MSAdapter || x == Scenario::Torchair || x == Scenario::Verl ||
+           x == Scenario::Aclgraph || x == Scenario::VllmRunner;
   });
   if (torch && !exclusive) s.push_back(Scenario::PytorchEager);
   std::sort(s.begin(), s.end());

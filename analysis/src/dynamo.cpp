@@ -160,7 +160,7 @@ std::vector<DynamoSite> find_dynamo_sites(const SourceText& source, const FileFa
   for (const Import& imp : facts.imports) {
     std::string full = imp.name.empty() ? imp.module : imp.module + "." + imp.name;
     if (!is_dynamo_name(full) && !is_dynamo_name(imp.module)) continue;
-    sites.push_back({DynamoForm::Dynamo, imp.range, "import of " + full, {}});
+    sites.push_back({DynamoForm::Dynamo, imp.range, "import of " + full, {}, /*is_import=*/true});
   }
   std::sort(sites.begin(), sites.end(), [](const DynamoSite& a, const DynamoSite& b) { return a.range.start < b.range.start; });
   // One site per range (an import binding several names is one statement).

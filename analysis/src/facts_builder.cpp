@@ -1,6 +1,8 @@
-// The single pass over the syntax tree that fills FileFacts. Each frame of the
-// explicit stack carries the context (enclosing function, loop, statement)
-// its node inherits, so no exit events are needed.
+// The single pass over the syntax tree that fills FileFacts. A TSTreeCursor
+// walks the tree (ts_node_child(i) is linear in i, so indexing children of a
+// 10k-statement module would be quadratic); a stack of frames, one per depth,
+// carries the context (enclosing function, loop, statement) each node
+// inherits. Node types are compared by symbol id, not by string.
 #include "facts_builder.h"
 
 #include "derive.h"
@@ -8,30 +10,129 @@
 #include <tree_sitter/api.h>
 
 #include <cstring>
-#include <map>
+#include <unordered_map>
 #include <utility>
 #include <vector>
+
+extern "C" const TSLanguage* tree_sitter_python(void);
 
 namespace msprobe::analysis {
 namespace {
 
+// The node types the builder reacts to.
+enum class T : uint8_t {
+  Other,
+  Comment,
+  Import,
+  ImportFrom,
+  FutureImport,
+  Call,
+  Attribute,
+  Identifier,
+  DecoratedDefinition,
+  FunctionDefinition,
+  ClassDefinition,
+  For,
+  While,
+  With,
+  Assignment,
+  AugmentedAssignment,
+  Return,
+  Break,
+  Continue,
+  Raise,
+  If,
+  Try,
+  ExpressionStatement,
+  OtherStatement,  // a statement type with no further meaning here (pass, assert, ...)
+  DottedName,
+  AliasedImport,
+  KeywordArgument,
+};
+
+struct TypeTable {
+  std::vector<T> by_symbol;
+  TSFieldId function = 0, name = 0, arguments = 0;
+
+  TypeTable() {
+    const TSLanguage* lang = tree_sitter_python();
+    static const std::pair<const char*, T> kNames[] = {
+        {"comment", T::Comment},
+        {"import_statement", T::Import},
+        {"import_from_statement", T::ImportFrom},
+        {"future_import_statement", T::FutureImport},
+        {"call", T::Call},
+        {"attribute", T::Attribute},
+        {"identifier", T::Identifier},
+        {"decorated_definition", T::DecoratedDefinition},
+        {"function_definition", T::FunctionDefinition},
+        {"class_definition", T::ClassDefinition},
+        {"for_statement", T::For},
+        {"while_statement", T::While},
+        {"with_statement", T::With},
+        {"assignment", T::Assignment},
+        {"augmented_assignment", T::AugmentedAssignment},
+        {"return_statement", T::Return},
+        {"break_statement", T::Break},
+        {"continue_statement", T::Continue},
+        {"raise_statement", T::Raise},
+        {"if_statement", T::If},
+        {"try_statement", T::Try},
+        {"expression_statement", T::ExpressionStatement},
+        {"pass_statement", T::OtherStatement},
+        {"assert_statement", T::OtherStatement},
+        {"global_statement", T::OtherStatement},
+        {"nonlocal_statement", T::OtherStatement},
+        {"delete_statement", T::OtherStatement},
+        {"print_statement", T::OtherStatement},
+        {"exec_statement", T::OtherStatement},
+        {"type_alias_statement", T::OtherStatement},
+        {"match_statement", T::OtherStatement},
+        {"dotted_name", T::DottedName},
+        {"aliased_import", T::AliasedImport},
+        {"keyword_argument", T::KeywordArgument},
+    };
+    uint32_t count = ts_language_symbol_count(lang);
+    by_symbol.assign(count, T::Other);
+    // Every symbol whose name matches (aliases included), named nodes only, so
+    // the anonymous keyword tokens (`for`, `import`) never count as statements.
+    for (uint32_t s = 0; s < count; ++s) {
+      if (ts_language_symbol_type(lang, static_cast<TSSymbol>(s)) != TSSymbolTypeRegular) continue;
+      const char* n = ts_language_symbol_name(lang, static_cast<TSSymbol>(s));
+      for (const auto& [type_name, t] : kNames) {
+        if (std::strcmp(n, type_name) == 0) by_symbol[s] = t;
+      }
+    }
+    function = ts_language_field_id_for_name(lang, "function", 8);
+    name = ts_language_field_id_for_name(lang, "name", 4);
+    arguments = ts_language_field_id_for_name(lang, "arguments", 9);
+  }
+  T of(TSNode n) const {
+    TSSymbol s = ts_node_symbol(n);
+    return s < by_symbol.size() ? by_symbol[s] : T::Other;
+  }
+};
+
+const TypeTable& types() {
+  static const TypeTable table;
+  return table;
+}
+
+bool is_statement(T t) {
+  switch (t) {
+    case T::Import: case T::ImportFrom: case T::FutureImport: case T::DecoratedDefinition:
+    case T::FunctionDefinition: case T::ClassDefinition: case T::For: case T::While: case T::With:
+    case T::Return: case T::Break: case T::Continue: case T::Raise: case T::If: case T::Try:
+    case T::ExpressionStatement: case T::OtherStatement:
+      return true;
+    default:
+      return false;
+  }
+}
+
 bool is(TSNode n, const char* type) { return std::strcmp(ts_node_type(n), type) == 0; }
 
 ByteRange range_of(TSNode n) { return {ts_node_start_byte(n), ts_node_end_byte(n)}; }
-
-bool is_statement_type(const char* t) {
-  static const char* kTypes[] = {"expression_statement", "if_statement", "for_statement", "while_statement",
-                                 "try_statement", "with_statement", "function_definition", "class_definition",
-                                 "decorated_definition", "return_statement", "pass_statement", "break_statement",
-                                 "continue_statement", "raise_statement", "import_statement",
-                                 "import_from_statement", "future_import_statement", "assert_statement",
-                                 "global_statement", "nonlocal_statement", "delete_statement", "print_statement",
-                                 "exec_statement", "type_alias_statement", "match_statement"};
-  for (const char* k : kTypes) {
-    if (std::strcmp(t, k) == 0) return true;
-  }
-  return false;
-}
 
 bool is_dotted(std::string_view s) {
   if (s.empty()) return false;
@@ -43,45 +144,65 @@ bool is_dotted(std::string_view s) {
   return s.front() != '.' && s.back() != '.';
 }
 
+uint64_t key(uint32_t start, uint32_t end) { return (static_cast<uint64_t>(start) << 32) | end; }
+
 struct Context {
   int function = -1;
   int loop = -1;
   int owner = -1;      // statement index of the compound statement whose block we are in
   int statement = -1;  // innermost statement
-  std::string class_name;
+  int class_index = -1;
+  int with_block = -1;  // innermost with statement in the current function
   bool in_module_compound = false;  // inside try/if/with at module level
+};
+
+struct Frame {
+  TSNode node;
+  Context ctx;  // the context this node's children inherit
+  T type;
 };
 
 class Builder {
  public:
-  Builder(std::string_view text, FileFacts& facts) : text_(text), f_(facts) {}
+  Builder(std::string_view text, FileFacts& facts) : text_(text), f_(facts), t_(types()) {}
 
   void run(TSNode root) {
-    std::vector<std::pair<TSNode, Context>> stack;
-    stack.push_back({root, Context{}});
-    while (!stack.empty()) {
-      auto [node, ctx] = std::move(stack.back());
-      stack.pop_back();
-      Context child = visit(node, ctx);
-      uint32_t n = ts_node_child_count(node);
-      for (uint32_t i = n; i-- > 0;) stack.push_back({ts_node_child(node, i), child});
-    }
-    // Loops learn their first and last body statement once all statements exist.
-    for (std::size_t li = 0; li < f_.loops.size(); ++li) {
-      Loop& loop = f_.loops[li];
-      bool first = true;
-      for (std::size_t si = 0; si < f_.statements.size(); ++si) {
-        const Statement& st = f_.statements[si];
-        if (st.parent_block_owner != loop_stmt_[li]) continue;
-        if (st.range.start < loop.body.start || st.range.end > loop.body.end) continue;  // the else block
-        if (first) loop.body_first_stmt = static_cast<uint32_t>(si), first = false;
-        loop.body_last_stmt = static_cast<uint32_t>(si);
+    TSTreeCursor cursor = ts_tree_cursor_new(root);
+    std::vector<Frame> frames;
+    frames.push_back({root, visit(root, Context{}, nullptr, 0), t_.of(root)});
+    for (;;) {
+      if (ts_tree_cursor_goto_first_child(&cursor)) {
+        enter(cursor, frames);
+        continue;
       }
+      bool moved = false;
+      while (!moved) {
+        if (ts_tree_cursor_goto_next_sibling(&cursor)) {
+          frames.pop_back();
+          enter(cursor, frames);
+          moved = true;
+        } else if (ts_tree_cursor_goto_parent(&cursor)) {
+          frames.pop_back();
+        } else {
+          break;
+        }
+      }
+      if (!moved) break;
     }
+    ts_tree_cursor_delete(&cursor);
     resolve_names();
     derive_msprobe(f_);
     derive_scenarios(f_);
     derive_loops(text_, f_);
+  }
+
+ private:
+  void enter(TSTreeCursor& cursor, std::vector<Frame>& frames) {
+    TSNode node = ts_tree_cursor_current_node(&cursor);
+    const Frame& parent = frames.back();
+    TSFieldId field = ts_tree_cursor_current_field_id(&cursor);
+    Context child = visit(node, parent.ctx, &parent, field);
+    frames.push_back({node, child, t_.of(node)});
   }
 
   // Names resolve after the pass: an import may come after its first use in
@@ -90,17 +211,21 @@ class Builder {
     for (Call& c : f_.calls) c.qualified = qualify(c.callee);
     for (Decorator& d : f_.decorators) d.qualified = qualify(d.callee);
     std::vector<NameUse> kept;
-    for (NameUse& u : f_.name_uses) {
-      u.qualified = qualify(u.text);
+    for (const ByteRange& r : name_use_ranges_) {
+      std::string_view t = text_.substr(r.start, r.end - r.start);
       // A bare imported module name (`torch`) alone carries no information.
-      if (u.qualified.empty() || (u.text.find('.') == std::string::npos && u.qualified == u.text)) continue;
+      std::size_t dot = t.find('.');
+      if (dot == std::string_view::npos || !is_dotted(t)) continue;
+      if (f_.aliases.find(std::string(t.substr(0, dot))) == f_.aliases.end()) continue;
+      NameUse u{std::string(t), {}, r};
+      u.qualified = f_.qualify(u.text);
       kept.push_back(std::move(u));
     }
     f_.name_uses = std::move(kept);
   }
 
- private:
   std::string text(TSNode n) const {
+    if (ts_node_is_null(n)) return {};
     uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
     if (s > text_.size() || e > text_.size() || e < s) return {};
     return std::string(text_.substr(s, e - s));
@@ -108,60 +233,82 @@ class Builder {
   uint32_t line(TSNode n) const { return ts_node_start_point(n).row; }
   std::string qualify(const std::string& s) const { return is_dotted(s) ? f_.qualify(s) : std::string(); }
 
-  Context visit(TSNode node, const Context& ctx) {
+  Context visit(TSNode node, const Context& ctx, const Frame* parent, TSFieldId field) {
     Context child = ctx;
-    const char* type = ts_node_type(node);
-
     if (ts_node_is_missing(node)) {
-      f_.syntax_errors.push_back({range_of(node), true, type});
+      f_.syntax_errors.push_back({range_of(node), true, ts_node_type(node)});
       return child;
     }
     if (ts_node_is_error(node)) f_.syntax_errors.push_back({range_of(node), false, {}});
 
-    if (is_statement_type(type)) child = enter_statement(node, type, ctx);
+    T type = t_.of(node);
+    if (is_statement(type)) child = enter_statement(node, type, ctx);
 
-    if (is(node, "comment")) {
-      f_.comments.push_back({range_of(node), line(node), text(node)});
-    } else if (is(node, "import_statement")) {
-      add_import(node, ctx, /*from=*/false);
-    } else if (is(node, "import_from_statement") || is(node, "future_import_statement")) {
-      add_import(node, ctx, /*from=*/true);
-    } else if (is(node, "call")) {
-      add_call(node, ctx);
-    } else if (is(node, "attribute") || is(node, "identifier")) {
-      add_name_use(node);
-    } else if (is(node, "decorated_definition")) {
-      add_decorators(node);
-    } else if (is(node, "function_definition")) {
-      child.function = add_function(node, ctx);
-      child.loop = -1;  // a loop around a def does not run the def's body
-    } else if (is(node, "class_definition")) {
-      add_class(node);
-      child.class_name = text(ts_node_child_by_field_name(node, "name", 4));
-      child.function = -1;
-      child.loop = -1;
-    } else if (is(node, "for_statement") || is(node, "while_statement")) {
-      child.loop = add_loop(node, ctx, child.statement);
-    } else if (is(node, "with_statement")) {
-      add_with(node, ctx);
-    } else if (is(node, "assignment") || is(node, "augmented_assignment")) {
-      add_assignment(node, ctx);
+    switch (type) {
+      case T::Comment:
+        f_.comments.push_back({range_of(node), line(node), text(node)});
+        break;
+      case T::Import:
+        add_import(node, ctx, /*from=*/false, /*future=*/false);
+        break;
+      case T::ImportFrom:
+        add_import(node, ctx, /*from=*/true, /*future=*/false);
+        break;
+      case T::FutureImport:
+        add_import(node, ctx, /*from=*/true, /*future=*/true);
+        break;
+      case T::Call:
+        add_call(node, ctx);
+        break;
+      case T::Attribute:
+      case T::Identifier:
+        add_name_use(node, parent, field);
+        break;
+      case T::DecoratedDefinition:
+        add_decorators(node);
+        break;
+      case T::FunctionDefinition:
+        child.function = add_function(node, ctx, child.statement);
+        child.loop = -1;  // a loop around a def does not run the def's body
+        child.with_block = -1;
+        break;
+      case T::ClassDefinition:
+        child.class_index = add_class(node);
+        child.function = -1;
+        child.loop = -1;
+        child.with_block = -1;
+        break;
+      case T::For:
+      case T::While:
+        child.loop = add_loop(node, ctx, child.statement, type == T::For);
+        break;
+      case T::With:
+        child.with_block = add_with(node, ctx);
+        break;
+      case T::Assignment:
+      case T::AugmentedAssignment:
+        add_assignment(node, ctx);
+        break;
+      case T::Return:
+        add_return(node, ctx, child.statement);
+        break;
+      default:
+        break;
     }
     return child;
   }
 
-  Context enter_statement(TSNode node, const char* type, const Context& ctx) {
+  Context enter_statement(TSNode node, T type, const Context& ctx) {
     Statement st;
     st.range = range_of(node);
     st.line = line(node);
     st.end_line = ts_node_end_point(node).row;
-    st.type = type;
+    st.type = ts_node_type(node);
     st.parent_block_owner = ctx.owner;
     st.function = ctx.function;
     st.loop = ctx.loop;
     st.indent = ts_node_start_point(node).column;
-    st.is_exit = is(node, "return_statement") || is(node, "break_statement") || is(node, "continue_statement") ||
-                 is(node, "raise_statement");
+    st.is_exit = type == T::Return || type == T::Break || type == T::Continue || type == T::Raise;
     TSNode holder = ts_node_parent(node);
     if (!ts_node_is_null(holder)) {
       st.block = range_of(holder);
@@ -170,16 +317,34 @@ class Builder {
     }
     int index = static_cast<int>(f_.statements.size());
     f_.statements.push_back(std::move(st));
+    stmt_loop_.push_back(-1);
+
+    // A loop learns its first and last body statement as they appear (the
+    // statements of its `else` block lie outside its body range).
+    if (ctx.owner >= 0) {
+      int li = stmt_loop_[static_cast<std::size_t>(ctx.owner)];
+      if (li >= 0) {
+        Loop& loop = f_.loops[static_cast<std::size_t>(li)];
+        const Statement& s = f_.statements.back();
+        if (s.range.start >= loop.body.start && s.range.end <= loop.body.end) {
+          if (!loop_has_body_[static_cast<std::size_t>(li)]) {
+            loop.body_first_stmt = static_cast<uint32_t>(index);
+            loop_has_body_[static_cast<std::size_t>(li)] = true;
+          }
+          loop.body_last_stmt = static_cast<uint32_t>(index);
+        }
+      }
+    }
 
     if (ctx.owner == -1 && ctx.function == -1) {
-      if (index == 0 && is(node, "expression_statement")) {
+      if (index == 0 && type == T::ExpressionStatement) {
         TSNode first = ts_node_named_child(node, 0);
         if (!ts_node_is_null(first) && (is(first, "string") || is(first, "concatenated_string"))) {
           f_.module_docstring = range_of(node);
           f_.has_docstring = true;
         }
       }
-      if (is(node, "if_statement")) {
+      if (type == T::If) {
         std::string cond = text(ts_node_child_by_field_name(node, "condition", 9));
         if (cond.find("__name__") != std::string::npos && cond.find("__main__") != std::string::npos)
           f_.main_guard = index;
@@ -189,15 +354,13 @@ class Builder {
     child.statement = index;
     // Statements inside a compound statement's blocks belong to it.
     child.owner = index;
-    if (ctx.function == -1 && ctx.owner == -1 &&
-        (is(node, "try_statement") || is(node, "if_statement") || is(node, "with_statement")))
+    if (ctx.function == -1 && ctx.owner == -1 && (type == T::Try || type == T::If || type == T::With))
       child.in_module_compound = true;
     return child;
   }
 
-  void add_import(TSNode node, const Context& ctx, bool from) {
-    bool top = ctx.function == -1 && ctx.class_name.empty();
-    bool future = is(node, "future_import_statement");
+  void add_import(TSNode node, const Context& ctx, bool from, bool future) {
+    bool top = ctx.function == -1 && ctx.class_index == -1;
     std::string module;
     if (from) {
       TSNode m = ts_node_child_by_field_name(node, "module_name", 11);
@@ -222,8 +385,8 @@ class Builder {
     bool any = false;
     for (uint32_t i = 0; i < n; ++i) {
       TSNode c = ts_node_named_child(node, i);
-      const char* field = ts_node_field_name_for_named_child(node, i);
-      if (!field || std::strcmp(field, "name") != 0) {
+      const char* fieldname = ts_node_field_name_for_named_child(node, i);
+      if (!fieldname || std::strcmp(fieldname, "name") != 0) {
         if (is(c, "wildcard_import")) push(module, "*", "", "");
         continue;
       }
@@ -255,7 +418,7 @@ class Builder {
     c.callee = text(fn);
     c.range = range_of(node);
     c.line = line(node);
-    c.callee_range = range_of(fn);
+    c.callee_range = ts_node_is_null(fn) ? ByteRange{c.range.start, c.range.start} : range_of(fn);
     c.args_range = ts_node_is_null(args) ? ByteRange{c.callee_range.end, c.range.end} : range_of(args);
     if (!ts_node_is_null(args) && is(args, "argument_list")) {
       uint32_t n = ts_node_named_child_count(args);
@@ -267,7 +430,7 @@ class Builder {
           arg.keyword = text(ts_node_child_by_field_name(a, "name", 4));
           TSNode v = ts_node_child_by_field_name(a, "value", 5);
           arg.text = text(v);
-          arg.range = range_of(v);
+          arg.range = ts_node_is_null(v) ? range_of(a) : range_of(v);
         } else {
           arg.text = text(a);
           arg.range = range_of(a);
@@ -280,23 +443,43 @@ class Builder {
     c.statement = ctx.statement;
     int index = static_cast<int>(f_.calls.size());
     f_.calls.push_back(std::move(c));
-    auto it = pending_assignment_values_.find({ts_node_start_byte(node), ts_node_end_byte(node)});
-    if (it != pending_assignment_values_.end()) f_.assignments[it->second].value_call = index;
+    auto it = pending_values_.find(key(ts_node_start_byte(node), ts_node_end_byte(node)));
+    if (it != pending_values_.end()) {
+      for (const Pending& p : it->second) {
+        if (p.is_return) {
+          f_.returns[static_cast<std::size_t>(p.index)].value_call = index;
+        } else {
+          Assignment& a = f_.assignments[static_cast<std::size_t>(p.index)];
+          if (p.element < 0) a.value_call = index;
+          if (p.element >= 0 && static_cast<std::size_t>(p.element) < a.value_calls.size())
+            a.value_calls[static_cast<std::size_t>(p.element)] = index;
+        }
+      }
+      pending_values_.erase(it);
+    }
   }
 
-  // Records maximal dotted names that resolve through an import and are not
-  // the callee of a call (calls are recorded separately).
-  void add_name_use(TSNode node) {
-    TSNode parent = ts_node_parent(node);
-    if (!ts_node_is_null(parent)) {
-      if (is(parent, "attribute")) return;  // not maximal
-      if (is(parent, "call") && ts_node_eq(ts_node_child_by_field_name(parent, "function", 8), node)) return;
-      if (is(parent, "dotted_name") || is(parent, "aliased_import") || is(parent, "keyword_argument")) {
-        if (!is(parent, "keyword_argument") || ts_node_eq(ts_node_child_by_field_name(parent, "name", 4), node))
-          return;
+  // Records the ranges of maximal dotted names that are not the callee of a
+  // call (calls are recorded separately); they are kept after the pass only
+  // when their root is bound by an import.
+  void add_name_use(TSNode node, const Frame* parent, TSFieldId field) {
+    if (parent) {
+      switch (parent->type) {
+        case T::Attribute:
+        case T::DottedName:
+        case T::AliasedImport:
+          return;  // not maximal, or part of an import
+        case T::Call:
+          if (field == t_.function) return;
+          break;
+        case T::KeywordArgument:
+          if (field == t_.name) return;
+          break;
+        default:
+          break;
       }
     }
-    f_.name_uses.push_back({text(node), {}, range_of(node)});
+    name_use_ranges_.push_back(range_of(node));
   }
 
   void add_decorators(TSNode node) {
@@ -315,44 +498,72 @@ class Builder {
         expr = ts_node_child_by_field_name(expr, "function", 8);
       }
       dec.callee = text(expr);
-      dec.function = is(def, "function_definition") ? function_index : -1;
+      dec.function = !ts_node_is_null(def) && is(def, "function_definition") ? function_index : -1;
       f_.decorators.push_back(std::move(dec));
     }
   }
 
-  int add_function(TSNode node, const Context& ctx) {
+  int add_function(TSNode node, const Context& ctx, int statement) {
     Function fn;
     fn.name = text(ts_node_child_by_field_name(node, "name", 4));
-    fn.class_name = ctx.function == -1 ? ctx.class_name : std::string();
+    fn.class_name = ctx.function == -1 && ctx.class_index >= 0 ? f_.classes[static_cast<std::size_t>(ctx.class_index)].name
+                                                                : std::string();
+    fn.class_index = ctx.function == -1 ? ctx.class_index : -1;
     fn.range = range_of(node);
-    fn.body = range_of(ts_node_child_by_field_name(node, "body", 4));
+    TSNode body = ts_node_child_by_field_name(node, "body", 4);
+    fn.body = ts_node_is_null(body) ? ByteRange{fn.range.end, fn.range.end} : range_of(body);
     fn.line = line(node);
     fn.parent = ctx.function;
+    fn.statement = statement;
+    TSNode params = ts_node_child_by_field_name(node, "parameters", 10);
+    if (!ts_node_is_null(params)) {
+      uint32_t n = ts_node_named_child_count(params);
+      for (uint32_t i = 0; i < n; ++i) {
+        TSNode p = ts_node_named_child(params, i);
+        std::string name;
+        if (is(p, "identifier")) {
+          name = text(p);
+        } else if (is(p, "default_parameter") || is(p, "typed_default_parameter")) {
+          name = text(ts_node_child_by_field_name(p, "name", 4));
+        } else if (is(p, "typed_parameter")) {
+          TSNode first = ts_node_named_child(p, 0);
+          if (!ts_node_is_null(first) && is(first, "identifier")) name = text(first);
+        }
+        if (!name.empty()) fn.params.push_back(std::move(name));
+      }
+    }
     f_.functions.push_back(std::move(fn));
     return static_cast<int>(f_.functions.size()) - 1;
   }
 
-  void add_class(TSNode node) {
+  int add_class(TSNode node) {
     ClassDef c;
     c.name = text(ts_node_child_by_field_name(node, "name", 4));
     TSNode sup = ts_node_child_by_field_name(node, "superclasses", 12);
     if (!ts_node_is_null(sup)) {
       uint32_t n = ts_node_named_child_count(sup);
-      for (uint32_t i = 0; i < n; ++i) c.bases.push_back(text(ts_node_named_child(sup, i)));
+      for (uint32_t i = 0; i < n; ++i) {
+        TSNode b = ts_node_named_child(sup, i);
+        if (is(b, "keyword_argument") || is(b, "comment")) continue;  // metaclass=...
+        c.bases.push_back(text(b));
+      }
     }
     c.range = range_of(node);
+    TSNode body = ts_node_child_by_field_name(node, "body", 4);
+    c.body = ts_node_is_null(body) ? ByteRange{c.range.end, c.range.end} : range_of(body);
     c.line = line(node);
     f_.classes.push_back(std::move(c));
+    return static_cast<int>(f_.classes.size()) - 1;
   }
 
-  int add_loop(TSNode node, const Context& ctx, int statement_index) {
+  int add_loop(TSNode node, const Context& ctx, int statement_index, bool is_for) {
     Loop loop;
-    loop.kind = is(node, "for_statement") ? LoopKind::For : LoopKind::While;
+    loop.kind = is_for ? LoopKind::For : LoopKind::While;
     loop.range = range_of(node);
     TSNode body = ts_node_child_by_field_name(node, "body", 4);
     loop.body = ts_node_is_null(body) ? ByteRange{loop.range.end, loop.range.end} : range_of(body);
     // The header ends at the ':' before the body.
-    uint32_t header_end = loop.range.end;
+    uint32_t header_end = ts_node_is_null(body) ? loop.range.end : loop.body.start;
     uint32_t n = ts_node_child_count(node);
     for (uint32_t i = 0; i < n; ++i) {
       TSNode c = ts_node_child(node, i);
@@ -362,7 +573,7 @@ class Builder {
       }
     }
     loop.header = {loop.range.start, header_end};
-    if (loop.kind == LoopKind::For) {
+    if (is_for) {
       loop.target = text(ts_node_child_by_field_name(node, "left", 4));
       loop.iterable = text(ts_node_child_by_field_name(node, "right", 5));
     } else {
@@ -372,17 +583,22 @@ class Builder {
     loop.line = line(node);
     loop.parent = ctx.loop;
     loop.function = ctx.function;
+    loop.statement = statement_index;
+    loop.with_block = ctx.with_block;
     f_.loops.push_back(std::move(loop));
-    loop_stmt_.push_back(statement_index);
-    return static_cast<int>(f_.loops.size()) - 1;
+    loop_has_body_.push_back(false);
+    int index = static_cast<int>(f_.loops.size()) - 1;
+    if (statement_index >= 0) stmt_loop_[static_cast<std::size_t>(statement_index)] = index;
+    return index;
   }
 
-  void add_with(TSNode node, const Context& ctx) {
+  int add_with(TSNode node, const Context& ctx) {
     WithBlock w;
     w.range = range_of(node);
     TSNode body = ts_node_child_by_field_name(node, "body", 4);
     w.body = ts_node_is_null(body) ? ByteRange{w.range.end, w.range.end} : range_of(body);
     w.function = ctx.function;
+    w.parent = ctx.with_block;
     uint32_t n = ts_node_named_child_count(node);
     for (uint32_t i = 0; i < n; ++i) {
       TSNode clause = ts_node_named_child(node, i);
@@ -398,6 +614,12 @@ class Builder {
       }
     }
     f_.with_blocks.push_back(std::move(w));
+    return static_cast<int>(f_.with_blocks.size()) - 1;
+  }
+
+  static bool is_sequence_pattern(TSNode n) {
+    return is(n, "pattern_list") || is(n, "tuple_pattern") || is(n, "list_pattern") || is(n, "expression_list") ||
+           is(n, "tuple") || is(n, "list");
   }
 
   void add_assignment(TSNode node, const Context& ctx) {
@@ -409,16 +631,67 @@ class Builder {
     a.range = range_of(node);
     a.function = ctx.function;
     a.loop = ctx.loop;
-    if (!ts_node_is_null(right) && is(right, "call"))
-      pending_assignment_values_[{ts_node_start_byte(right), ts_node_end_byte(right)}] =
-          static_cast<int>(f_.assignments.size());
+    a.statement = ctx.statement;
+    int index = static_cast<int>(f_.assignments.size());
+    if (!ts_node_is_null(left) && is_sequence_pattern(left)) {
+      uint32_t n = ts_node_named_child_count(left);
+      for (uint32_t i = 0; i < n; ++i) {
+        TSNode e = ts_node_named_child(left, i);
+        if (!is(e, "comment")) a.targets.push_back(text(e));
+      }
+    } else {
+      a.targets.push_back(a.target);
+    }
+    if (!ts_node_is_null(right) && (is(right, "expression_list") || is(right, "tuple"))) {
+      uint32_t n = ts_node_named_child_count(right);
+      for (uint32_t i = 0; i < n; ++i) {
+        TSNode e = ts_node_named_child(right, i);
+        if (is(e, "comment")) continue;
+        a.values.push_back(text(e));
+        a.value_calls.push_back(-1);
+        if (is(e, "call"))
+          pending_values_[key(ts_node_start_byte(e), ts_node_end_byte(e))].push_back(
+              {index, static_cast<int>(a.value_calls.size()) - 1, false});
+      }
+    } else {
+      a.values.push_back(a.value);
+      a.value_calls.push_back(-1);
+      if (!ts_node_is_null(right) && is(right, "call")) {
+        auto& p = pending_values_[key(ts_node_start_byte(right), ts_node_end_byte(right))];
+        p.push_back({index, -1, false});
+        p.push_back({index, 0, false});
+      }
+    }
     f_.assignments.push_back(std::move(a));
   }
 
+  void add_return(TSNode node, const Context& ctx, int statement) {
+    Return r;
+    r.statement = statement;
+    r.function = ctx.function;
+    TSNode value = ts_node_named_child(node, 0);
+    if (!ts_node_is_null(value) && !is(value, "comment")) {
+      r.value = text(value);
+      if (is(value, "call"))
+        pending_values_[key(ts_node_start_byte(value), ts_node_end_byte(value))].push_back(
+            {static_cast<int>(f_.returns.size()), -1, true});
+    }
+    f_.returns.push_back(std::move(r));
+  }
+
+  struct Pending {
+    int index;    // assignment or return
+    int element;  // assignment: -1 for value_call, else the tuple element
+    bool is_return;
+  };
+
   std::string_view text_;
   FileFacts& f_;
-  std::vector<int> loop_stmt_;  // statement index of each loop
-  std::map<std::pair<uint32_t, uint32_t>, int> pending_assignment_values_;
+  const TypeTable& t_;
+  std::vector<int> stmt_loop_;       // loop index of each statement that is a loop, else -1
+  std::vector<bool> loop_has_body_;  // a body statement was seen
+  std::vector<ByteRange> name_use_ranges_;
+  std::unordered_map<uint64_t, std::vector<Pending>> pending_values_;
 };
 
 }  // namespace

@@ -1,7 +1,10 @@
-// Insertion planning over FileFacts.
+// Insertion planning over FileFacts: the import anchor, the loop body bounds,
+// the exits of an iteration, and what the file already has.
 #include "msprobe/analysis/plan.h"
 
 #include <algorithm>
+
+#include "bindings.h"
 
 namespace msprobe::analysis {
 namespace {
@@ -10,27 +13,32 @@ bool is_import_stmt(const std::string& type) {
   return type == "import_statement" || type == "import_from_statement" || type == "future_import_statement";
 }
 
+const Statement& stmt(const FileFacts& f, int i) { return f.statements[static_cast<std::size_t>(i)]; }
+
 // Top-level statement index that holds statement `i` (itself when top level).
 int top_level_of(const FileFacts& f, int i) {
-  while (i >= 0 && f.statements[static_cast<std::size_t>(i)].parent_block_owner != -1)
-    i = f.statements[static_cast<std::size_t>(i)].parent_block_owner;
+  while (i >= 0 && stmt(f, i).parent_block_owner != -1) i = stmt(f, i).parent_block_owner;
   return i;
 }
 
-// The last statement of the module's import block: the last top-level import,
-// or the try/if block holding one; before the first top-level statement that
-// is neither (so a late `import` inside main code does not drag the block down).
+// The last statement of the module's import block: the last top-level
+// import, or the try/if/with block holding one (the `__main__` guard does not
+// count: code inserted there would not run on import). Without imports, the
+// module docstring.
 int import_anchor(const FileFacts& f) {
   int anchor = -1;
-  for (std::size_t i = 0; i < f.statements.size(); ++i) {
-    const Statement& st = f.statements[i];
-    if (!is_import_stmt(st.type) || st.function != -1) continue;
-    int top = top_level_of(f, static_cast<int>(i));
-    const Statement& t = f.statements[static_cast<std::size_t>(top)];
-    if (t.type == "try_statement" || t.type == "if_statement" || is_import_stmt(t.type)) {
-      if (top == f.main_guard) continue;
+  for (const Import& imp : f.imports) {
+    if (!imp.top_level) continue;
+    // The statement of the import: the one whose range is the import's.
+    auto it = std::lower_bound(f.statements.begin(), f.statements.end(), imp.range.start,
+                               [](const Statement& s, uint32_t pos) { return s.range.start < pos; });
+    if (it == f.statements.end() || !(it->range == imp.range) || !is_import_stmt(it->type)) continue;
+    int top = top_level_of(f, static_cast<int>(it - f.statements.begin()));
+    if (top < 0 || top == f.main_guard) continue;
+    const Statement& t = stmt(f, top);
+    if (t.function != -1) continue;
+    if (t.type == "try_statement" || t.type == "if_statement" || t.type == "with_statement" || is_import_stmt(t.type))
       anchor = std::max(anchor, top);
-    }
   }
   if (anchor == -1 && f.has_docstring) {
     for (std::size_t i = 0; i < f.statements.size(); ++i) {
@@ -40,10 +48,51 @@ int import_anchor(const FileFacts& f) {
   return anchor;
 }
 
-// Innermost loop of statement `i` is `loop`, or `i` is a return inside it.
+// Start of the line after `line`, or the end of the text.
+uint32_t after_line(const SourceText& src, uint32_t line) {
+  if (line + 1 < src.line_count()) return static_cast<uint32_t>(src.line_start(line + 1));
+  return static_cast<uint32_t>(src.size());
+}
+
+// Where code goes at the top of a file: after a shebang and an encoding line.
+uint32_t top_offset(const SourceText& src) {
+  uint32_t line = 0;
+  while (line < src.line_count() && line < 2) {
+    std::string_view t = src.line_text(line);
+    bool shebang = line == 0 && t.substr(0, 2) == "#!";
+    bool coding = t.substr(0, 1) == "#" && t.find("coding") != std::string_view::npos;
+    if (!shebang && !coding) break;
+    ++line;
+  }
+  return line == 0 ? 0 : after_line(src, line - 1);
+}
+
+std::string indent_of(const SourceText& src, const Statement& st) {
+  std::string_view t = src.line_text(st.line);
+  std::size_t n = std::min<std::size_t>(st.indent, t.size());
+  std::string_view lead = t.substr(0, n);
+  // The statement shares its line with a header (`if x: continue`): use that line's indentation.
+  std::size_t first = t.find_first_not_of(" \t");
+  if (first != std::string_view::npos && first < n) lead = t.substr(0, first);
+  return std::string(lead);
+}
+
+bool first_on_line(const SourceText& src, const Statement& st) {
+  std::string_view t = src.line_text(st.line);
+  return t.find_first_not_of(" \t") == st.indent;
+}
+
+const char* exit_kind(const std::string& type) {
+  if (type == "continue_statement") return "continue";
+  if (type == "break_statement") return "break";
+  if (type == "return_statement") return "return";
+  return "";
+}
+
+// `st` leaves an iteration of `loop` early: a continue/break whose innermost
+// loop is `loop`, or a return anywhere in its body (not in a nested def).
 bool exits_iteration(const FileFacts& f, const Statement& st, int loop) {
-  if (!st.is_exit) return false;
-  if (st.type == "raise_statement") return false;  // an exception ends the run, not the step
+  if (!st.is_exit || st.type == "raise_statement") return false;  // an exception ends the run, not the step
   if (st.type == "return_statement") {
     for (int l = st.loop; l >= 0; l = f.loops[static_cast<std::size_t>(l)].parent)
       if (l == loop) return true;
@@ -52,30 +101,126 @@ bool exits_iteration(const FileFacts& f, const Statement& st, int loop) {
   return st.loop == loop;
 }
 
+// Statements whose range starts inside `r`, as [first, end) indices.
+std::pair<std::size_t, std::size_t> statements_in(const FileFacts& f, ByteRange r) {
+  auto lo = std::lower_bound(f.statements.begin(), f.statements.end(), r.start,
+                             [](const Statement& s, uint32_t pos) { return s.range.start < pos; });
+  auto hi = std::lower_bound(lo, f.statements.end(), r.end,
+                             [](const Statement& s, uint32_t pos) { return s.range.start < pos; });
+  return {static_cast<std::size_t>(lo - f.statements.begin()), static_cast<std::size_t>(hi - f.statements.begin())};
+}
+
+bool scenario_supported(const FileFacts& f) {
+  for (Scenario s : f.scenarios) {
+    if (s == Scenario::MindSpore || s == Scenario::MSAdapter || s == Scenario::Torchair || s == Scenario::Aclgraph ||
+        s == Scenario::Verl || s == Scenario::VllmRunner)
+      return false;
+  }
+  return true;
+}
+
+bool inside(ByteRange inner, ByteRange outer) { return inner.start >= outer.start && inner.end <= outer.end; }
+
 }  // namespace
 
 std::optional<DumpPlan> plan_for_loop(const SourceText& source, const FileFacts& f, int index) {
   if (index < 0 || static_cast<std::size_t>(index) >= f.loop_info.size()) return std::nullopt;
   const LoopInfo& info = f.loop_info[static_cast<std::size_t>(index)];
+  if (info.loop < 0 || static_cast<std::size_t>(info.loop) >= f.loops.size()) return std::nullopt;
   const Loop& loop = f.loops[static_cast<std::size_t>(info.loop)];
+  if (f.statements.empty()) return std::nullopt;
+  int first_stmt = static_cast<int>(loop.body_first_stmt), last_stmt = static_cast<int>(loop.body_last_stmt);
+  if (first_stmt < 0 || static_cast<std::size_t>(last_stmt) >= f.statements.size() ||
+      !inside(stmt(f, first_stmt).range, loop.body) || !inside(stmt(f, last_stmt).range, loop.body))
+    return std::nullopt;  // a body with no statement (broken code)
+
   DumpPlan p;
   p.loop = info.loop;
   p.loop_info = index;
   p.role = info.role;
   p.model = info.model;
+  p.models = info.models;
+  p.scenario_supported = scenario_supported(f);
+
   p.import_after_stmt = import_anchor(f);
-  if (p.import_after_stmt >= 0) p.import_after_line = f.statements[static_cast<std::size_t>(p.import_after_stmt)].end_line;
-  p.first_body_stmt = static_cast<int>(loop.body_first_stmt);
-  p.last_body_stmt = static_cast<int>(loop.body_last_stmt);
-  if (f.statements.empty() || p.first_body_stmt < 0) return std::nullopt;
-  p.start_before_line = f.statements[static_cast<std::size_t>(p.first_body_stmt)].line;
-  p.stop_step_after_line = f.statements[static_cast<std::size_t>(p.last_body_stmt)].end_line;
-  for (std::size_t i = 0; i < f.statements.size(); ++i) {
-    const Statement& st = f.statements[i];
-    if (st.range.start < loop.body.start || st.range.end > loop.body.end) continue;
-    if (exits_iteration(f, st, info.loop)) p.early_exits.push_back(static_cast<int>(i));
+  if (p.import_after_stmt >= 0) {
+    p.import_after_line = stmt(f, p.import_after_stmt).end_line;
+    p.import_offset = after_line(source, p.import_after_line);
+  } else {
+    p.import_offset = top_offset(source);
   }
-  (void)source;
+
+  p.first_body_stmt = first_stmt;
+  p.last_body_stmt = last_stmt;
+  const Statement& first = stmt(f, first_stmt);
+  p.start_before_line = first.line;
+  p.stop_step_after_line = stmt(f, last_stmt).end_line;
+  p.body_on_header_line = first.line == loop.line;
+  if (p.body_on_header_line) {
+    std::string_view header = source.line_text(loop.line);
+    p.body_indent = std::string(header.substr(0, header.find_first_not_of(" \t"))) + "    ";
+    p.start_offset = first.range.start;
+  } else {
+    p.body_indent = indent_of(source, first);
+    p.start_offset = static_cast<uint32_t>(source.line_start(first.line));
+  }
+  p.stop_step_offset = after_line(source, p.stop_step_after_line);
+
+  auto [lo, hi] = statements_in(f, loop.body);
+  for (std::size_t i = lo; i < hi; ++i) {
+    const Statement& st = f.statements[i];
+    if (!inside(st.range, loop.body) || !exits_iteration(f, st, info.loop)) continue;
+    // A `return` that ends the body is listed too: stop()/step() appended after it would never run.
+    p.early_exits.push_back(static_cast<int>(i));
+    EarlyExit e;
+    e.stmt = static_cast<int>(i);
+    e.line = st.line;
+    e.kind = exit_kind(st.type);
+    e.indent = indent_of(source, st);
+    e.offset = static_cast<uint32_t>(source.line_start(st.line));
+    e.shares_line = !first_on_line(source, st);
+    p.exits.push_back(std::move(e));
+  }
+
+  // Offline vLLM: after the LLM(...) statement.
+  for (const Call& c : f.calls) {
+    if (c.qualified != "vllm.LLM" || c.statement < 0) continue;
+    int s = c.statement;
+    p.construct_after_stmt = s;
+    p.construct_after_line = stmt(f, s).end_line;
+    p.construct_indent = indent_of(source, stmt(f, s));
+    p.construct_offset = after_line(source, p.construct_after_line);
+    break;
+  }
+
+  for (std::size_t i = 0; i < f.msprobe.size(); ++i) {
+    const MsprobeUse& u = f.msprobe[i];
+    bool in_loop = inside(u.range, loop.body);
+    switch (u.kind) {
+      case MsprobeKind::Import: p.has_import = true; break;
+      case MsprobeKind::SeedAll: p.has_seed_all = true; break;
+      case MsprobeKind::Construct:
+        p.has_construct = true;
+        if (p.debugger_name.empty()) p.debugger_name = u.bound_to;
+        break;
+      case MsprobeKind::Start: p.has_start = p.has_start || in_loop; break;
+      case MsprobeKind::Stop:
+      case MsprobeKind::ForwardBackwardDumpEnd: p.has_stop = p.has_stop || in_loop; break;
+      case MsprobeKind::Step: p.has_step = p.has_step || in_loop; break;
+      case MsprobeKind::Other: break;
+    }
+    bool relevant = u.kind == MsprobeKind::Import || u.kind == MsprobeKind::SeedAll ||
+                    u.kind == MsprobeKind::Construct || (in_loop && u.kind != MsprobeKind::Other);
+    if (relevant) p.existing.push_back(static_cast<int>(i));
+  }
+  if (p.debugger_name.empty()) {
+    for (const MsprobeUse& u : f.msprobe) {
+      if (!u.receiver.empty()) {
+        p.debugger_name = u.receiver;
+        break;
+      }
+    }
+  }
   return p;
 }
 
@@ -93,6 +238,75 @@ std::optional<DumpPlan> plan_dump(const SourceText& source, const FileFacts& f, 
     }
   }
   return std::nullopt;
+}
+
+std::optional<RunnerPlan> plan_runner(const SourceText& source, const FileFacts& f) {
+  if (std::find(f.scenarios.begin(), f.scenarios.end(), Scenario::VllmRunner) == f.scenarios.end()) return std::nullopt;
+  RunnerPlan r;
+  for (std::size_t i = 0; i < f.functions.size(); ++i) {
+    const Function& fn = f.functions[i];
+    if (fn.name == "execute_model" && fn.class_index >= 0) {
+      r.execute_function = static_cast<int>(i);
+      r.class_index = fn.class_index;
+      break;
+    }
+  }
+  if (r.execute_function < 0) return std::nullopt;
+  for (std::size_t i = 0; i < f.functions.size(); ++i) {
+    if (f.functions[i].name == "__init__" && f.functions[i].class_index == r.class_index) r.init_function = static_cast<int>(i);
+  }
+  r.class_line = f.classes[static_cast<std::size_t>(r.class_index)].line;
+
+  // First (after a docstring) and last statement of a def's body.
+  auto body = [&](int fn, int& first, int& last) {
+    const Function& d = f.functions[static_cast<std::size_t>(fn)];
+    auto [lo, hi] = statements_in(f, d.body);
+    first = last = -1;
+    for (std::size_t i = lo; i < hi; ++i) {
+      if (f.statements[i].parent_block_owner != d.statement) continue;
+      if (first == -1) {
+        const Statement& st = f.statements[i];
+        bool docstring = st.type == "expression_statement" && !source.text().empty() &&
+                         (source.view()[st.range.start] == '"' || source.view()[st.range.start] == '\'');
+        if (docstring) continue;
+        first = static_cast<int>(i);
+      }
+      last = static_cast<int>(i);
+    }
+  };
+  const Function& exec = f.functions[static_cast<std::size_t>(r.execute_function)];
+  r.execute_line = exec.line;
+  body(r.execute_function, r.execute_body_first_stmt, r.execute_body_last_stmt);
+  if (r.execute_body_first_stmt >= 0) {
+    r.execute_body_first_line = stmt(f, r.execute_body_first_stmt).line;
+    r.execute_body_last_line = stmt(f, r.execute_body_last_stmt).end_line;
+    r.execute_indent = indent_of(source, stmt(f, r.execute_body_first_stmt));
+  }
+  if (r.init_function >= 0) {
+    const Function& init = f.functions[static_cast<std::size_t>(r.init_function)];
+    r.init_line = init.line;
+    int last = -1;
+    body(r.init_function, r.init_body_first_stmt, last);
+    if (r.init_body_first_stmt >= 0) {
+      r.init_body_first_line = stmt(f, r.init_body_first_stmt).line;
+      r.init_indent = indent_of(source, stmt(f, r.init_body_first_stmt));
+    }
+  }
+  auto [lo, hi] = statements_in(f, exec.body);
+  for (std::size_t i = lo; i < hi; ++i) {
+    const Statement& st = f.statements[i];
+    if (st.type == "return_statement" && st.function == r.execute_function) {
+      r.return_stmts.push_back(static_cast<int>(i));
+      r.return_lines.push_back(st.line);
+    }
+  }
+  Bindings names(f);
+  for (const Call& c : f.calls) {
+    if (c.function != r.execute_function || names.resolve_function(c) >= 0 || !names.is_model(c.callee)) continue;
+    if (r.model.empty()) r.model = c.callee;
+    if (c.callee == r.model) r.forward_lines.push_back(c.line);
+  }
+  return r;
 }
 
 }  // namespace msprobe::analysis

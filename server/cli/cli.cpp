@@ -74,6 +74,7 @@ std::optional<int> run(int argc, char** argv) {
   if (cmd == "enable" || cmd == "disable" || cmd == "remove")
     return run_instrument(cmd, parse_args(argc, argv, 2, {"--diff", "--write"}));
   if (cmd == "vllm-ascend-flags") return run_vllm_ascend_flags(parse_args(argc, argv, 2, {}));
+  if (cmd == "explain") return run_explain(parse_args(argc, argv, 2, {}));
   return std::nullopt;
 }
 

@@ -45,6 +45,7 @@ int run_rules(const Args& args);
 // enable / disable / remove (`command`), in instrument.cpp.
 int run_instrument(const std::string& command, const Args& args);
 int run_vllm_ascend_flags(const Args& args);
+int run_explain(const Args& args);
 
 // Returns the exit code, or nullopt when argv[1] is not a CLI command.
 std::optional<int> run(int argc, char** argv);

@@ -77,9 +77,4 @@ void LanguageServer::on_code_action_resolve(Call& c) {
   c.reply(c.params);
 }
 
-void LanguageServer::on_code_lens(Call& c) {
-  require_document(c.params);
-  c.reply(json::array());
-}
-
 }  // namespace msprobe::server

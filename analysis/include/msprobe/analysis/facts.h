@@ -72,6 +72,9 @@ struct Function {
   ByteRange body;
   uint32_t line = 0;
   int parent = -1;         // enclosing function
+  std::vector<std::string> params;  // parameter names in order ("self" included), without * / ** / defaults
+  int statement = -1;      // index into statements of the function_definition (its body statements are owned by it)
+  int class_index = -1;    // index into classes when a method
 };
 
 struct ClassDef {
@@ -79,6 +82,7 @@ struct ClassDef {
   std::vector<std::string> bases;  // source text of base expressions
   ByteRange range;
   uint32_t line = 0;
+  ByteRange body;
 };
 
 enum class LoopKind { For, While };
@@ -96,6 +100,8 @@ struct Loop {
   uint32_t body_first_stmt = 0;  // index into statements
   uint32_t body_last_stmt = 0;
   bool has_else = false;
+  int statement = -1;    // index into statements of the loop statement itself
+  int with_block = -1;   // innermost `with` statement around the loop, in the same def
 };
 
 enum class StatementKind { Simple, Compound };
@@ -126,6 +132,21 @@ struct Assignment {
   ByteRange range;
   int function = -1;
   int loop = -1;
+  // Tuple unpacking (`a, b = f()`, `g, d = G(), D()`): the element targets,
+  // and for a tuple on the right its element texts and calls (-1 when not a call).
+  // For a plain assignment: targets = {target}, values = {value}, value_calls = {value_call}.
+  std::vector<std::string> targets;
+  std::vector<std::string> values;
+  std::vector<int> value_calls;
+  int statement = -1;  // index into statements
+};
+
+// `return <value>` inside a def.
+struct Return {
+  int statement = -1;
+  int function = -1;
+  std::string value;    // empty for a bare return
+  int value_call = -1;  // index into calls when the value is a call
 };
 
 // `with a(), b as c:` — the context managers and the block they guard.
@@ -134,6 +155,7 @@ struct WithBlock {
   ByteRange body;
   std::vector<std::string> items;  // source text of each context expression ("torch.no_grad()")
   int function = -1;
+  int parent = -1;  // enclosing with statement in the same def
 };
 
 struct SyntaxError {
@@ -157,6 +179,12 @@ struct MsprobeUse {
   std::string receiver;   // "debugger" in debugger.start(); "PrecisionDebugger" for classmethod use
   std::string bound_to;   // for Construct: the name it is assigned to ("debugger", "self.debugger")
   std::string framework;  // "pytorch" or "mindspore" (from the import path)
+  std::string method;     // the called name: "start", "forward_backward_dump_end", "save", "PrecisionDebugger", ...
+  std::string config_path;  // Construct: source text of the config_path argument (first positional or keyword)
+  ByteRange config_path_range;
+  std::string model_arg;    // Start: source text of the model argument, empty when none
+  int function = -1;        // enclosing def
+  int loop = -1;            // innermost enclosing loop
 };
 
 enum class Scenario { PytorchEager, MindSpore, MSAdapter, Torchair, Aclgraph, Verl, VllmRunner, VllmOffline, Monitor };
@@ -181,6 +209,13 @@ struct LoopInfo {
   std::vector<ByteRange> forward;   // sites in the body (a helper's call site when it happens in a helper)
   std::vector<ByteRange> backward;
   std::vector<ByteRange> step;      // optimizer steps
+  // Every distinct model expression called for a forward, in source order
+  // (GANs: {"netG", "netD"}); `model` is the first.
+  std::vector<std::string> models;
+  int function = -1;         // enclosing def of the loop
+  bool generation = false;   // forward through `.generate(...)` (LLM/HF generation)
+  bool no_grad = false;      // under torch.no_grad()/inference_mode() (with block or decorator)
+  std::string reason;        // one line on why the role was given
 };
 
 struct FileFacts {
@@ -196,6 +231,7 @@ struct FileFacts {
   std::vector<Assignment> assignments;
   std::vector<WithBlock> with_blocks;
   std::vector<SyntaxError> syntax_errors;
+  std::vector<Return> returns;
   // local name -> qualified target, from imports anywhere in the file
   std::map<std::string, std::string> aliases;
   std::vector<MsprobeUse> msprobe;

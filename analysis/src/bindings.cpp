@@ -1,0 +1,405 @@
+// What names hold, from their assignments: the type-ish knowledge that keeps
+// `scheduler.step()` and `env.step()` from passing for optimizer steps and
+// finds the model behind `compiled = torch.compile(tagger)`.
+#include "bindings.h"
+
+#include <algorithm>
+#include <cctype>
+#include <initializer_list>
+
+namespace msprobe::analysis {
+namespace {
+
+bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+bool ends_with(std::string_view s, std::string_view p) {
+  return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
+}
+bool contains(std::string_view s, std::string_view p) { return s.find(p) != std::string_view::npos; }
+bool contains_any(std::string_view s, std::initializer_list<std::string_view> words) {
+  for (std::string_view w : words) {
+    if (contains(s, w)) return true;
+  }
+  return false;
+}
+bool upper_first(std::string_view s) { return !s.empty() && std::isupper(static_cast<unsigned char>(s[0])); }
+
+bool is_identifier(std::string_view s) {
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+  for (char c : s) {
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || static_cast<unsigned char>(c) >= 0x80)) return false;
+  }
+  return true;
+}
+
+bool is_dotted_name(std::string_view s) {
+  if (s.empty() || s.front() == '.' || s.back() == '.') return false;
+  std::size_t start = 0;
+  while (start <= s.size()) {
+    std::size_t dot = s.find('.', start);
+    std::string_view part = s.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
+    if (!is_identifier(part)) return false;
+    if (dot == std::string_view::npos) break;
+    start = dot + 1;
+  }
+  return true;
+}
+
+uint64_t range_key(ByteRange r) { return (static_cast<uint64_t>(r.start) << 32) | r.end; }
+
+bool is_optimizer_class(std::string_view name) {
+  static const std::string_view kNames[] = {
+      "SGD",      "Adam",     "AdamW",     "Adagrad",  "Adadelta",         "Adamax",      "ASGD",
+      "LBFGS",    "NAdam",    "RAdam",     "RMSprop",  "RMSProp",          "Rprop",       "SparseAdam",
+      "Momentum", "Lamb",     "LAMB",      "LARS",     "Adafactor",        "FusedAdam",   "FusedLAMB",
+      "FusedSGD", "Lion",     "Muon",      "AdamWeightDecay", "DeepSpeedCPUAdam", "ProximalAdagrad", "FTRL",
+      "Adan",     "Novograd", "ZeroRedundancyOptimizer"};
+  for (std::string_view k : kNames) {
+    if (name == k) return true;
+  }
+  return ends_with(name, "Optimizer");
+}
+
+// A name that reads like a model: `model`, `self.net`, `netG`, `encoder`, ...
+bool model_like_name(std::string_view last) {
+  std::string l = lowered(last);
+  if (contains_any(l, {"loss", "criterion", "optim", "sched", "metric", "token", "config", "cfg", "loader",
+                       "dataset", "writer", "logger", "path", "dir", "state", "scaler", "step", "hook", "mask",
+                       "param", "weight", "device", "dtype", "shape", "kwargs", "args", "name", "type",
+                       "parallel_size", "output", "input"}))
+    return false;
+  return contains_any(l, {"model", "net", "encoder", "decoder", "generator", "discriminator", "classifier",
+                          "policy", "actor", "critic", "backbone", "transformer", "engine", "llm", "unet", "vae",
+                          "denoiser", "student", "teacher", "detector", "regressor", "autoencoder", "predictor",
+                          "tagger", "embedder"});
+}
+
+// `build_model`, `get_model`, `load_model`, ...: a function that returns a model.
+bool model_factory_name(std::string_view last) {
+  std::string l = lowered(last);
+  if (l == "model" || !contains(l, "model")) return false;
+  for (std::string_view verb : {"build", "get", "create", "load", "make", "init", "prepare", "setup", "instantiate"}) {
+    if (starts_with(l, verb)) return true;
+  }
+  return false;
+}
+
+// Methods that return the object they are called on (for the model's purposes).
+bool returns_self(std::string_view method) {
+  static const std::string_view kNames[] = {"to",     "cuda",     "cpu",   "npu",  "xpu",      "eval",
+                                            "train",  "half",     "float", "double", "bfloat16", "requires_grad_",
+                                            "share_memory", "to_empty"};
+  for (std::string_view k : kNames) {
+    if (method == k) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string lowered(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string_view last_name(std::string_view dotted) {
+  std::size_t dot = dotted.rfind('.');
+  return dot == std::string_view::npos ? dotted : dotted.substr(dot + 1);
+}
+
+std::string_view receiver_of(std::string_view dotted) {
+  std::size_t dot = dotted.rfind('.');
+  return dot == std::string_view::npos ? std::string_view() : dotted.substr(0, dot);
+}
+
+Bindings::Bindings(const FileFacts& facts) : f_(facts) {
+  for (std::size_t i = 0; i < f_.calls.size(); ++i) calls_by_range_.emplace(range_key(f_.calls[i].range), static_cast<int>(i));
+  for (std::size_t i = 0; i < f_.functions.size(); ++i) functions_by_name_[f_.functions[i].name].push_back(static_cast<int>(i));
+  for (std::size_t i = 0; i < f_.classes.size(); ++i) classes_by_name_[f_.classes[i].name] = static_cast<int>(i);
+  returns_by_function_.resize(f_.functions.size());
+  for (std::size_t i = 0; i < f_.returns.size(); ++i) {
+    int fn = f_.returns[i].function;
+    if (fn >= 0) returns_by_function_[static_cast<std::size_t>(fn)].push_back(static_cast<int>(i));
+  }
+  returns_memo_.assign(f_.functions.size(), -1);
+
+  // Module classes: bases that are nn.Module / Cell (or look like a model
+  // base class), or a module class of this file. Two rounds settle classes
+  // whose base is defined further down.
+  module_class_.assign(f_.classes.size(), false);
+  for (int round = 0; round < 2; ++round) {
+    for (std::size_t i = 0; i < f_.classes.size(); ++i) {
+      for (const std::string& base : f_.classes[i].bases) {
+        std::string_view lb = last_name(base);
+        std::string q = f_.qualify(base);
+        int local = class_named(base);
+        bool module = lb == "Module" || lb == "Cell" || ends_with(lb, "Module") ||
+                      (local >= 0 && local != static_cast<int>(i) && module_class_[static_cast<std::size_t>(local)]) ||
+                      (!q.empty() && (ends_with(lb, "Model") || ends_with(lb, "PreTrainedModel"))) ||
+                      (!q.empty() && contains(q, ".nn.") && upper_first(lb) && !ends_with(lb, "Loss"));
+        if (module) module_class_[i] = true;
+      }
+    }
+  }
+
+  // Two rounds so that `self.model = model` and `compiled = model` see what
+  // the right-hand name holds whatever the order of the assignments.
+  for (int round = 0; round < 2; ++round) {
+    returns_memo_.assign(f_.functions.size(), -1);
+    for (const Assignment& a : f_.assignments) {
+      std::vector<Info> infos(a.targets.size());
+      if (a.targets.size() == a.values.size()) {
+        for (std::size_t i = 0; i < a.targets.size(); ++i) {
+          int vc = i < a.value_calls.size() ? a.value_calls[i] : -1;
+          infos[i] = classify_value(a.values[i], vc, 0);
+        }
+      } else if (a.targets.size() > 1 && a.value_call >= 0) {
+        const Call& c = f_.calls[static_cast<std::size_t>(a.value_call)];
+        if (c.qualified == "deepspeed.initialize") {
+          // engine, optimizer, dataloader, lr_scheduler
+          const uint32_t kinds[] = {kModel | kEngine, kOptimizer, kOther, kScheduler};
+          for (std::size_t i = 0; i < infos.size() && i < 4; ++i) infos[i].holds = kinds[i];
+        } else if (last_name(c.callee) == "prepare" || last_name(c.callee) == "initialize") {
+          // accelerator.prepare(model, optimizer, ...) / amp.initialize(model, optimizer)
+          std::vector<const Argument*> positional;
+          for (const Argument& arg : c.args) {
+            if (arg.keyword.empty()) positional.push_back(&arg);
+          }
+          if (positional.size() == infos.size()) {
+            for (std::size_t i = 0; i < infos.size(); ++i) {
+              auto it = names_.find(positional[i]->text);
+              if (it != names_.end()) infos[i] = it->second;
+            }
+          }
+        }
+      }
+      for (std::size_t i = 0; i < a.targets.size(); ++i) {
+        const Info& in = infos[i];
+        if (in.holds == 0 && in.grad_target < 0 && in.instance_of < 0) continue;
+        Info& out = names_[a.targets[i]];
+        out.holds |= in.holds;
+        if (in.grad_target >= 0) out.grad_target = in.grad_target;
+        if (in.instance_of >= 0) out.instance_of = in.instance_of;
+      }
+    }
+  }
+}
+
+uint32_t Bindings::holds(std::string_view name) const {
+  auto it = names_.find(std::string(name));
+  return it == names_.end() ? 0 : it->second.holds;
+}
+
+int Bindings::grad_target(std::string_view name) const {
+  auto it = names_.find(std::string(name));
+  return it == names_.end() ? -1 : it->second.grad_target;
+}
+
+int Bindings::class_named(std::string_view name) const {
+  auto it = classes_by_name_.find(std::string(name));
+  return it == classes_by_name_.end() ? -1 : it->second;
+}
+
+bool Bindings::is_local_callable(std::string_view name) const {
+  std::string n(name);
+  return functions_by_name_.count(n) || classes_by_name_.count(n);
+}
+
+int Bindings::call_at(ByteRange r) const {
+  auto it = calls_by_range_.find(range_key(r));
+  return it == calls_by_range_.end() ? -1 : it->second;
+}
+
+bool Bindings::is_model(std::string_view expr) const {
+  if (!is_dotted_name(expr)) return false;
+  std::string e(expr);
+  if (!f_.qualify(e).empty()) return false;  // an imported function or class
+  if (is_local_callable(expr)) return false;
+  uint32_t h = holds(expr);
+  if (h & kModel) return true;
+  if (h != 0) return false;
+  return model_like_name(last_name(expr));
+}
+
+bool Bindings::steps_optimizer(std::string_view recv) const {
+  uint32_t h = holds(recv);
+  if (h & (kOptimizer | kScaler | kEngine)) return true;
+  if (h != 0) return false;
+  std::string l = lowered(last_name(recv));
+  if (contains_any(l, {"sched", "lr", "warm", "env", "debug", "bar", "progress", "writer", "prof", "timer", "logger",
+                       "monitor", "ema", "swa", "game", "sim"}))
+    return false;
+  return contains(l, "optim") || starts_with(l, "opt") || contains(l, "scaler") || ends_with(l, "engine");
+}
+
+int Bindings::function_named(std::string_view name, int caller) const {
+  auto it = functions_by_name_.find(std::string(name));
+  if (it == functions_by_name_.end()) return -1;
+  // The def visible from the caller: one nested in the caller or an enclosing
+  // def (innermost first), else a module-level one.
+  for (int scope = caller;; scope = f_.functions[static_cast<std::size_t>(scope)].parent) {
+    for (int fn : it->second) {
+      const Function& d = f_.functions[static_cast<std::size_t>(fn)];
+      if (d.class_index >= 0) continue;  // methods are reached through self / an instance
+      if (d.parent == scope) return fn;
+    }
+    if (scope < 0) break;
+  }
+  return -1;
+}
+
+int Bindings::find_method(int class_index, std::string_view name, int depth) const {
+  if (class_index < 0 || depth > 5) return -1;
+  auto it = functions_by_name_.find(std::string(name));
+  if (it != functions_by_name_.end()) {
+    for (int fn : it->second) {
+      if (f_.functions[static_cast<std::size_t>(fn)].class_index == class_index) return fn;
+    }
+  }
+  for (const std::string& base : f_.classes[static_cast<std::size_t>(class_index)].bases) {
+    int b = class_named(base);
+    if (b >= 0 && b != class_index) {
+      int m = find_method(b, name, depth + 1);
+      if (m >= 0) return m;
+    }
+  }
+  return -1;
+}
+
+int Bindings::resolve_callee(std::string_view callee, int caller) const {
+  if (is_identifier(callee)) return function_named(callee, caller);
+  if (!is_dotted_name(callee)) return -1;
+  std::string_view recv = receiver_of(callee), name = last_name(callee);
+  if (recv == "self" || recv == "cls") {
+    for (int fn = caller; fn >= 0; fn = f_.functions[static_cast<std::size_t>(fn)].parent) {
+      int cls = f_.functions[static_cast<std::size_t>(fn)].class_index;
+      if (cls >= 0) return find_method(cls, name);
+    }
+    return -1;
+  }
+  auto it = names_.find(std::string(recv));
+  if (it != names_.end() && it->second.instance_of >= 0) return find_method(it->second.instance_of, name);
+  int cls = class_named(recv);
+  if (cls >= 0) return find_method(cls, name);
+  return -1;
+}
+
+uint32_t Bindings::function_returns(int function, int depth) const {
+  int& memo = returns_memo_[static_cast<std::size_t>(function)];
+  if (memo >= 0) return static_cast<uint32_t>(memo);
+  if (memo == -2 || depth > 6) return 0;
+  memo = -2;
+  uint32_t bits = 0;
+  for (int ri : returns_by_function_[static_cast<std::size_t>(function)]) {
+    const Return& r = f_.returns[static_cast<std::size_t>(ri)];
+    Info in = classify_value(r.value, r.value_call, depth + 1);
+    bits |= in.holds;
+    if (r.value_call < 0 && in.holds == 0 && is_identifier(r.value) && model_like_name(r.value)) bits |= kModel;
+  }
+  memo = static_cast<int>(bits);
+  return bits;
+}
+
+Bindings::Info Bindings::classify_value(const std::string& value, int value_call, int depth) const {
+  if (value_call >= 0) return classify_call(value_call, depth);
+  if (is_dotted_name(value)) {
+    auto it = names_.find(value);
+    if (it != names_.end()) return it->second;
+  }
+  return {};
+}
+
+Bindings::Info Bindings::classify_call(int call, int depth) const {
+  Info info;
+  if (depth > 8) return info;
+  const Call& c = f_.calls[static_cast<std::size_t>(call)];
+  std::string_view callee = c.callee, last = last_name(callee), recv = receiver_of(callee);
+
+  // `X.to(device)`, `X.eval()`: what X is.
+  if (!recv.empty() && returns_self(last)) {
+    if (recv.back() == ')') {
+      int inner = call_at({c.callee_range.start, c.callee_range.start + static_cast<uint32_t>(recv.size())});
+      if (inner >= 0) return classify_call(inner, depth + 1);
+      return info;
+    }
+    return classify_value(std::string(recv), -1, depth + 1);
+  }
+
+  const std::string& q = c.qualified;
+  if (!q.empty()) {
+    std::string lq = lowered(q);
+    std::string_view lastq = last_name(q);
+    if (starts_with(q, "msprobe.") && lastq == "PrecisionDebugger") info.holds = kDebugger;
+    else if (contains(lq, "lr_scheduler") || contains(lq, "scheduler") || ends_with(lastq, "LR") ||
+             lastq == "ReduceLROnPlateau" || contains(lq, "schedule_with_warmup") || contains(lq, "get_scheduler"))
+      info.holds = kScheduler;
+    else if (q == "torch.compile") info.holds = kModel;
+    else if (ends_with(lastq, "GradScaler")) info.holds = kScaler;
+    else if (lastq == "NPUGraph" || lastq == "CUDAGraph") info.holds = kGraph;
+    else if (lastq == "value_and_grad" || q == "mindspore.grad" || lastq == "GradOperation") {
+      info.holds = kGradFn;
+      for (const Argument& a : c.args) {
+        if (!a.keyword.empty() && a.keyword != "fn") continue;
+        info.grad_target = function_named(a.text, c.function);
+        break;
+      }
+    } else if (q == "vllm.LLM") info.holds = kLlm;
+    else if ((starts_with(q, "gym.") || starts_with(q, "gymnasium.")) && lastq == "make") info.holds = kEnv;
+    else if (starts_with(q, "deepspeed.") && lastq == "init_inference") info.holds = kModel | kEngine;
+    else if (starts_with(q, "torch.optim.") || is_optimizer_class(lastq) || contains(lowered(lastq), "optim"))
+      info.holds = kOptimizer;
+    else if (ends_with(lastq, "Loss")) info.holds = kLoss;
+    else if (lastq == "from_pretrained" || starts_with(lastq, "AutoModel")) {
+      std::string_view owner = last_name(receiver_of(q));
+      info.holds = starts_with(lastq, "AutoModel") || contains(owner, "Model") || contains(owner, "For") ? kModel : kOther;
+    } else if ((starts_with(q, "timm.") && lastq == "create_model") || starts_with(q, "torchvision.models.") ||
+               q == "torch.hub.load")
+      info.holds = kModel;
+    else if (upper_first(lastq) && (starts_with(q, "torch.nn.") || contains(q, ".nn.")))
+      info.holds = kModel;
+    else if (model_factory_name(lastq))
+      info.holds = kModel;
+    // Anything else imported is unknown: the name it is bound to decides.
+    return info;
+  }
+
+  if (recv.empty()) {
+    int cls = class_named(callee);
+    if (cls >= 0) {
+      bool optimizer = false;
+      for (const std::string& base : f_.classes[static_cast<std::size_t>(cls)].bases)
+        optimizer = optimizer || ends_with(last_name(base), "Optimizer");
+      if (module_class_[static_cast<std::size_t>(cls)]) info.holds = kModel;
+      else if (optimizer) info.holds = kOptimizer;
+      else if (ends_with(callee, "Loss")) info.holds = kLoss;
+      else info.instance_of = cls;
+      return info;
+    }
+    int fn = function_named(callee, c.function);
+    if (fn >= 0) {
+      info.holds = function_returns(fn, depth + 1);
+      return info;
+    }
+  } else {
+    int fn = resolve_function(c);
+    if (fn >= 0) {
+      info.holds = function_returns(fn, depth + 1);
+      return info;
+    }
+  }
+  // Calling something that holds a value (a model's output) gives a tensor.
+  if (holds(callee) != 0) {
+    info.holds = kOther;
+    return info;
+  }
+  std::string l = lowered(last);
+  if (ends_with(last, "Loss")) info.holds = kLoss;
+  else if (contains(l, "optim")) info.holds = kOptimizer;
+  else if (contains(l, "sched")) info.holds = kScheduler;
+  else if (last == "LLM") info.holds = kLlm;
+  else if (model_factory_name(last))
+    info.holds = kModel;
+  return info;
+}
+
+}  // namespace msprobe::analysis

@@ -1,0 +1,94 @@
+// What the names of a file hold (a model, an optimizer, an LR scheduler, a
+// GradScaler, a gym env, ...) as far as their assignments tell, and which
+// function of the file a call reaches. Loop roles are built on top of this:
+// `x.step()` is an optimizer step only when `x` holds an optimizer.
+//
+// Names are tracked per file, by the source text of the assignment target
+// ("model", "self.optimizer"): scripts reuse names consistently, and a
+// per-scope table would cost more than it wins.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "msprobe/analysis/facts.h"
+
+namespace msprobe::analysis {
+
+// Bits of what a value is.
+enum Holds : uint32_t {
+  kModel = 1u << 0,      // an nn.Module / Cell (or a DeepSpeed engine, a compiled module)
+  kOptimizer = 1u << 1,  // torch.optim.*, mindspore nn.SGD, ...
+  kScheduler = 1u << 2,  // an LR scheduler
+  kScaler = 1u << 3,     // torch.cuda.amp.GradScaler
+  kGraph = 1u << 4,      // torch.npu.NPUGraph / torch.cuda.CUDAGraph
+  kGradFn = 1u << 5,     // mindspore value_and_grad(...) result: calling it runs forward + backward
+  kDebugger = 1u << 6,   // msProbe PrecisionDebugger
+  kLoss = 1u << 7,       // a loss module (nn.CrossEntropyLoss, ...)
+  kEnv = 1u << 8,        // a gym environment
+  kLlm = 1u << 9,        // vLLM LLM(...)
+  kEngine = 1u << 10,    // DeepSpeed engine (also kModel): engine.step() is the optimizer step
+  kOther = 1u << 11,     // something else that is known (a tensor, a DataLoader, a device, ...)
+};
+
+class Bindings {
+ public:
+  explicit Bindings(const FileFacts& facts);
+
+  // Bits recorded for a name (0 when nothing is known).
+  uint32_t holds(std::string_view name) const;
+  // The function a gradient function wraps (`grad_fn = value_and_grad(forward_fn, ...)`), -1 if none.
+  int grad_target(std::string_view name) const;
+
+  // `expr` is called for a model forward: it holds a model, or nothing is
+  // known about it and its last name reads like one (model, net, encoder, ...).
+  bool is_model(std::string_view expr) const;
+  // `recv.step()` is an optimizer step.
+  bool steps_optimizer(std::string_view recv) const;
+
+  // The function of this file a call reaches (by name in scope, self.method,
+  // or a method of an instance of a class of this file), -1 when none.
+  int resolve_function(const Call& call) const { return resolve_callee(call.callee, call.function); }
+  // The same for a callee written as `callee` inside def `caller` (-1: module level).
+  int resolve_callee(std::string_view callee, int caller) const;
+  bool is_local_callable(std::string_view name) const;  // a def or class of this file
+  bool is_module_class(int class_index) const { return module_class_[static_cast<std::size_t>(class_index)]; }
+  // Index of the class of this file named `name`, -1 if none.
+  int class_named(std::string_view name) const;
+
+  // The call whose range is exactly `r`, -1 if none.
+  int call_at(ByteRange r) const;
+
+ private:
+  struct Info {
+    uint32_t holds = 0;
+    int grad_target = -1;
+    int instance_of = -1;  // class of this file
+  };
+
+  Info classify_call(int call, int depth) const;
+  Info classify_value(const std::string& value, int value_call, int depth) const;
+  uint32_t function_returns(int function, int depth) const;
+  int find_method(int class_index, std::string_view name, int depth = 0) const;
+  int function_named(std::string_view name, int caller) const;
+
+  const FileFacts& f_;
+  std::unordered_map<std::string, Info> names_;
+  std::unordered_map<std::string, std::vector<int>> functions_by_name_;
+  std::unordered_map<std::string, int> classes_by_name_;
+  std::unordered_map<uint64_t, int> calls_by_range_;
+  std::vector<bool> module_class_;
+  mutable std::vector<int> returns_memo_;  // -1 unknown, -2 in progress, else bits
+  std::vector<std::vector<int>> returns_by_function_;
+};
+
+// Lower-case copy.
+std::string lowered(std::string_view s);
+// The part after the last '.', or the whole text.
+std::string_view last_name(std::string_view dotted);
+// The part before the last '.', or empty.
+std::string_view receiver_of(std::string_view dotted);
+
+}  // namespace msprobe::analysis
