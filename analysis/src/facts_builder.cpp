@@ -53,28 +53,46 @@ struct Context {
 class Builder {
  public:
   Builder(std::string_view text, FileFacts& facts) : text_(text), f_(facts) {}
+  ~Builder() {
+    if (cursor_ready_) ts_tree_cursor_delete(&cursor_);
+  }
+  Builder(const Builder&) = delete;
+  Builder& operator=(const Builder&) = delete;
 
+  // Pathological files shape this pass: ts_node_child(node, i) and
+  // ts_node_parent() walk from the first child / the root on every call, so
+  // children come from one cursor walk and each frame carries its parent;
+  // otherwise a 100k-statement block or 10,000 nested brackets go quadratic.
   void run(TSNode root) {
-    std::vector<std::pair<TSNode, Context>> stack;
-    stack.push_back({root, Context{}});
+    struct Frame {
+      TSNode node;
+      TSNode parent;
+      Context ctx;
+    };
+    std::vector<Frame> stack;
+    stack.push_back({root, TSNode{}, Context{}});
+    std::vector<TSNode> children;
     while (!stack.empty()) {
-      auto [node, ctx] = std::move(stack.back());
+      Frame frame = std::move(stack.back());
       stack.pop_back();
-      Context child = visit(node, ctx);
-      uint32_t n = ts_node_child_count(node);
-      for (uint32_t i = n; i-- > 0;) stack.push_back({ts_node_child(node, i), child});
+      parent_ = frame.parent;
+      Context child = visit(frame.node, frame.ctx);
+      children_of(frame.node, children);
+      for (auto it = children.rbegin(); it != children.rend(); ++it) stack.push_back({*it, frame.node, child});
     }
-    // Loops learn their first and last body statement once all statements exist.
-    for (std::size_t li = 0; li < f_.loops.size(); ++li) {
-      Loop& loop = f_.loops[li];
-      bool first = true;
-      for (std::size_t si = 0; si < f_.statements.size(); ++si) {
-        const Statement& st = f_.statements[si];
-        if (st.parent_block_owner != loop_stmt_[li]) continue;
-        if (st.range.start < loop.body.start || st.range.end > loop.body.end) continue;  // the else block
-        if (first) loop.body_first_stmt = static_cast<uint32_t>(si), first = false;
-        loop.body_last_stmt = static_cast<uint32_t>(si);
-      }
+    // Loops learn their first and last body statement once all statements
+    // exist; statements are in source order, so one pass does it.
+    std::map<int, std::size_t> loop_of_statement;
+    for (std::size_t li = 0; li < f_.loops.size(); ++li) loop_of_statement[loop_stmt_[li]] = li;
+    std::vector<bool> seen(f_.loops.size(), false);
+    for (std::size_t si = 0; si < f_.statements.size(); ++si) {
+      const Statement& st = f_.statements[si];
+      auto it = loop_of_statement.find(st.parent_block_owner);
+      if (it == loop_of_statement.end()) continue;
+      Loop& loop = f_.loops[it->second];
+      if (st.range.start < loop.body.start || st.range.end > loop.body.end) continue;  // the else block
+      if (!seen[it->second]) loop.body_first_stmt = static_cast<uint32_t>(si), seen[it->second] = true;
+      loop.body_last_stmt = static_cast<uint32_t>(si);
     }
     resolve_names();
   }
@@ -101,6 +119,22 @@ class Builder {
     return std::string(text_.substr(s, e - s));
   }
   uint32_t line(TSNode n) const { return ts_node_start_point(n).row; }
+
+  // The children (or named children) of `n`, in order, in one cursor walk.
+  void children_of(TSNode n, std::vector<TSNode>& out, bool named_only = false) {
+    out.clear();
+    if (!cursor_ready_) {
+      cursor_ = ts_tree_cursor_new(n);
+      cursor_ready_ = true;
+    } else {
+      ts_tree_cursor_reset(&cursor_, n);
+    }
+    if (!ts_tree_cursor_goto_first_child(&cursor_)) return;
+    do {
+      TSNode c = ts_tree_cursor_current_node(&cursor_);
+      if (!named_only || ts_node_is_named(c)) out.push_back(c);
+    } while (ts_tree_cursor_goto_next_sibling(&cursor_));
+  }
   std::string qualify(const std::string& s) const { return is_dotted(s) ? f_.qualify(s) : std::string(); }
 
   Context visit(TSNode node, const Context& ctx) {
@@ -244,9 +278,9 @@ class Builder {
     c.callee_range = range_of(fn);
     c.args_range = ts_node_is_null(args) ? ByteRange{c.callee_range.end, c.range.end} : range_of(args);
     if (!ts_node_is_null(args) && is(args, "argument_list")) {
-      uint32_t n = ts_node_named_child_count(args);
-      for (uint32_t i = 0; i < n; ++i) {
-        TSNode a = ts_node_named_child(args, i);
+      std::vector<TSNode> arg_nodes;
+      children_of(args, arg_nodes, /*named_only=*/true);
+      for (TSNode a : arg_nodes) {
         if (is(a, "comment")) continue;
         Argument arg;
         if (is(a, "keyword_argument")) {
@@ -273,7 +307,7 @@ class Builder {
   // Records maximal dotted names that resolve through an import and are not
   // the callee of a call (calls are recorded separately).
   void add_name_use(TSNode node) {
-    TSNode parent = ts_node_parent(node);
+    TSNode parent = parent_;
     if (!ts_node_is_null(parent)) {
       if (is(parent, "attribute")) return;  // not maximal
       if (is(parent, "call") && ts_node_eq(ts_node_child_by_field_name(parent, "function", 8), node)) return;
@@ -381,6 +415,9 @@ class Builder {
   std::string_view text_;
   FileFacts& f_;
   std::vector<int> loop_stmt_;  // statement index of each loop
+  TSNode parent_{};             // parent of the node being visited
+  TSTreeCursor cursor_{};
+  bool cursor_ready_ = false;
   std::map<std::pair<uint32_t, uint32_t>, int> pending_assignment_values_;
 };
 
