@@ -1,89 +1,202 @@
-// Runs jobs in submission order on one thread (the machine has two cores: one
-// for I/O, one for analysis).
+// A pool of analysis threads with per-document serialisation.
+//
+// Each uri has a queue. A uri is "ready" when it has queued jobs and none
+// running; a thread takes a ready uri, merges everything queued for it into one
+// job (the intermediate versions are stale before they could be published),
+// runs it, and stores the tree for the next incremental parse. A job submitted
+// while one for the same uri runs cancels that parse (tree-sitter's
+// cancellation flag): the cancelled job's edits are kept and prepended to the
+// next job, since the stored tree has not seen them.
 #include "analysis_worker.h"
 
 #include <spdlog/spdlog.h>
 
-#include <unordered_map>
+#include <chrono>
 
 #include "msprobe/analysis/config/config_check.h"
-#include "msprobe/analysis/syntax.h"
 
 namespace msprobe::server {
-namespace {
 
-// Worker-thread state; lives in the thread's stack frame.
-struct WorkerState {
-  analysis::PythonParser parser;
-  std::unordered_map<std::string, analysis::TreePtr> trees;
-};
-
-thread_local WorkerState* tls_state = nullptr;
-
-}  // namespace
-
-AnalysisWorker::AnalysisWorker(asio::io_context& reply_to)
-    : reply_to_(reply_to), guard_(asio::make_work_guard(io_)) {
-  thread_ = std::thread([this] {
-    WorkerState state;
-    tls_state = &state;
-    for (;;) {
-      try {
-        io_.run();
-        break;
-      } catch (const std::exception& e) {
-        spdlog::error("analysis worker: {}", e.what());
-      }
-    }
-    tls_state = nullptr;
-  });
+AnalysisWorker::AnalysisWorker(asio::io_context& reply_to, unsigned threads) : reply_to_(reply_to) {
+  if (threads == 0) {
+    inline_parser_ = std::make_unique<analysis::PythonParser>();
+    return;
+  }
+  for (unsigned i = 0; i < threads; ++i) threads_.emplace_back([this] { thread_main(); });
 }
 
 AnalysisWorker::~AnalysisWorker() {
-  guard_.reset();
-  io_.stop();
-  if (thread_.joinable()) thread_.join();
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+    for (auto& [uri, st] : uris_) {
+      if (st.cancel) st.cancel->store(true);
+    }
+  }
+  ready_cv_.notify_all();
+  for (auto& t : threads_) t.join();
 }
 
 void AnalysisWorker::submit(AnalysisJob job, std::function<void(SnapshotPtr)> done) {
-  asio::post(io_, [this, job = std::move(job), done = std::move(done)]() mutable {
-    auto snap = std::make_shared<AnalysisSnapshot>();
-    snap->uri = job.uri;
-    snap->version = job.version;
-    snap->kind = job.kind;
-    snap->source = job.source;
-    try {
-      if (job.kind == DocumentKind::Python) {
-        WorkerState& st = *tls_state;
-        analysis::TreePtr old;
-        if (!job.reset_tree) {
-          auto it = st.trees.find(job.uri);
-          if (it != st.trees.end()) {
-            old = it->second;
-            for (const auto& e : job.edits) old = analysis::edited_copy(old, e);
-          }
-        }
-        snap->result = analysis::analyze(st.parser, *job.source, job.options, old);
-        if (snap->result.tree) st.trees[job.uri] = snap->result.tree;
-        else st.trees.erase(job.uri);
-      } else if (job.kind == DocumentKind::Json && job.config_check != ConfigCheck::No && job.source->size() <= (1u << 20) &&
-                 (job.config_check == ConfigCheck::Always || analysis::config::looks_like_msprobe_config(job.source->view()))) {
-        snap->result.findings = analysis::config::check_config(job.source->view(), job.options);
-      }
-    } catch (const std::exception& e) {
-      spdlog::error("analysis of {} v{} failed: {}", job.uri, job.version, e.what());
-      if (tls_state) tls_state->trees.erase(job.uri);
+  std::string uri = job.uri;
+  ++outstanding_;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    UriState& st = uris_[uri];
+    if (st.running) {
+      if (st.cancel) st.cancel->store(true);  // its result would be stale anyway
+    } else if (st.queue.empty()) {
+      ready_.push_back(uri);
     }
-    asio::post(reply_to_, [done = std::move(done), snap = SnapshotPtr(std::move(snap))] { done(snap); });
-  });
+    st.queue.push_back({std::move(job), std::move(done)});
+  }
+  ready_cv_.notify_one();
 }
 
 void AnalysisWorker::forget(const std::string& uri) {
-  asio::post(io_, [uri] {
-    if (tls_state) tls_state->trees.erase(uri);
-  });
+  std::size_t dropped = 0;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = uris_.find(uri);
+    if (it == uris_.end()) return;
+    UriState& st = it->second;
+    dropped = st.queue.size();
+    if (st.running) {
+      // The running thread sees the new epoch and delivers nothing.
+      if (st.cancel) st.cancel->store(true);
+      st.queue.clear();
+      st.tree = nullptr;
+      st.carry.clear();
+      st.carry_reset = false;
+      ++st.epoch;
+    } else {
+      uris_.erase(it);  // its entry in ready_ (if any) is skipped when taken
+    }
+  }
+  outstanding_ -= dropped;
 }
 
-void AnalysisWorker::run(std::function<void()> fn) { asio::post(io_, std::move(fn)); }
+bool AnalysisWorker::take(std::unique_lock<std::mutex>& lock, bool wait, std::string& uri) {
+  for (;;) {
+    if (stopping_) return false;
+    while (!ready_.empty()) {
+      uri = std::move(ready_.front());
+      ready_.pop_front();
+      auto it = uris_.find(uri);
+      if (it != uris_.end() && !it->second.running && !it->second.queue.empty()) return true;
+    }
+    if (!wait) return false;
+    ready_cv_.wait(lock, [this] { return stopping_ || !ready_.empty(); });
+  }
+}
+
+void AnalysisWorker::thread_main() {
+  analysis::PythonParser parser;
+  std::unique_lock<std::mutex> lock(mutex_);
+  std::string uri;
+  while (take(lock, /*wait=*/true, uri)) run_one(uri, parser, lock);
+}
+
+std::size_t AnalysisWorker::run_pending() {
+  if (!inline_parser_) return 0;
+  std::size_t n = 0;
+  std::unique_lock<std::mutex> lock(mutex_);
+  std::string uri;
+  while (take(lock, /*wait=*/false, uri)) {
+    run_one(uri, *inline_parser_, lock);
+    ++n;
+  }
+  return n;
+}
+
+// Called with the lock held; releases it while analysing.
+void AnalysisWorker::run_one(const std::string& uri, analysis::PythonParser& parser, std::unique_lock<std::mutex>& lock) {
+  UriState& st = uris_[uri];
+  // Merge everything queued: the last job's text and options, all the edits.
+  std::size_t merged = st.queue.size();
+  Pending p = std::move(st.queue.back());
+  std::vector<analysis::ByteEdit> edits = std::move(st.carry);
+  bool reset = st.carry_reset;
+  for (Pending& q : st.queue) {
+    if (q.job.reset_tree) {
+      reset = true;
+      edits.clear();
+    }
+    edits.insert(edits.end(), q.job.edits.begin(), q.job.edits.end());
+  }
+  st.queue.clear();
+  st.carry.clear();
+  st.carry_reset = false;
+  st.running = true;
+  auto cancel = std::make_shared<std::atomic<bool>>(false);
+  st.cancel = cancel;
+  const uint64_t epoch = st.epoch;
+  analysis::TreePtr old = reset ? nullptr : st.tree;
+  outstanding_ -= merged - 1;  // merged jobs are answered by the last one's result
+  lock.unlock();
+
+  const AnalysisJob& job = p.job;
+  auto snap = std::make_shared<AnalysisSnapshot>();
+  snap->uri = job.uri;
+  snap->version = job.version;
+  snap->kind = job.kind;
+  snap->source = job.source;
+  bool cancelled = false, failed = false;
+  if (job.test_delay_ms > 0) {
+    auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(job.test_delay_ms);
+    while (!cancel->load() && std::chrono::steady_clock::now() < until)
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    cancelled = cancel->load();
+  }
+  if (!cancelled && job.kind == DocumentKind::Python) {
+    try {
+      for (const auto& e : edits) old = analysis::edited_copy(old, e);
+      parser.set_timeout_micros(job.parse_timeout_micros);
+      parser.set_cancel_flag(cancel.get());
+      snap->result = analysis::analyze(parser, *job.source, job.options, old);
+      cancelled = snap->result.timed_out && cancel->load();
+    } catch (const std::exception& e) {
+      spdlog::error("analysis of {} v{} failed: {}", job.uri, job.version, e.what());
+      failed = true;
+    }
+    parser.set_cancel_flag(nullptr);
+  } else if (!cancelled && job.kind == DocumentKind::Json && job.config_check != ConfigCheck::No &&
+             job.source->size() <= (1u << 20) &&
+             (job.config_check == ConfigCheck::Always || analysis::config::looks_like_msprobe_config(job.source->view()))) {
+    try {
+      snap->result.findings = analysis::config::check_config(job.source->view(), job.options);
+    } catch (const std::exception& e) {
+      spdlog::error("config check of {} v{} failed: {}", job.uri, job.version, e.what());
+    }
+  }
+
+  lock.lock();
+  UriState& after = uris_[uri];
+  after.running = false;
+  after.cancel = nullptr;
+  bool deliver = after.epoch == epoch;
+  if (deliver) {
+    if (cancelled) {
+      // The stored tree has not seen these edits: the next job applies them first.
+      after.carry = std::move(edits);
+      after.carry_reset = reset;
+    } else if (job.kind == DocumentKind::Python) {
+      after.tree = failed ? nullptr : snap->result.tree;  // null after a timeout: the next parse starts fresh
+    }
+  }
+  if (!after.queue.empty()) {
+    ready_.push_back(uri);
+    ready_cv_.notify_one();
+  } else if (!after.tree && after.carry.empty() && !after.carry_reset) {
+    uris_.erase(uri);  // nothing worth keeping (a forgotten uri, a timed-out parse, JSON)
+  }
+  // Cancelled results are never published: a newer job for the uri is queued
+  // and will answer everyone waiting.
+  deliver = deliver && !cancelled && !stopping_;
+  if (deliver) {
+    asio::post(reply_to_, [done = std::move(p.done), s = SnapshotPtr(std::move(snap))] { done(s); });
+  }
+  --outstanding_;
+}
 
 }  // namespace msprobe::server

@@ -1,15 +1,25 @@
-// The analysis thread. It owns the parser and the last tree of each document,
-// so incremental reparses never race with the I/O thread. Results are posted
-// back to the I/O thread's io_context.
+// The analysis threads. A small pool runs jobs for different documents in
+// parallel, so a long parse of one file never delays another; jobs for the
+// same document run one at a time and in order, because each one reparses
+// incrementally from the tree the previous one left. Results are posted back
+// to the I/O thread's io_context.
 #pragma once
 
 #include <asio.hpp>
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
 #include <functional>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include "document.h"
+#include "msprobe/analysis/syntax.h"
 
 namespace msprobe::server {
 
@@ -25,25 +35,60 @@ struct AnalysisJob {
   bool reset_tree = false;
   analysis::AnalysisOptions options;
   ConfigCheck config_check = ConfigCheck::No;
+  uint64_t parse_timeout_micros = 1'500'000;
+  int test_delay_ms = 0;  // test-only: sleep (cancellably) before analysing
 };
 
 class AnalysisWorker {
  public:
-  explicit AnalysisWorker(asio::io_context& reply_to);
+  // `threads` == 0 runs nothing until run_pending() is called on the caller's
+  // thread: deterministic, for the fuzzer and tests.
+  explicit AnalysisWorker(asio::io_context& reply_to, unsigned threads = 2);
   ~AnalysisWorker();
   AnalysisWorker(const AnalysisWorker&) = delete;
   AnalysisWorker& operator=(const AnalysisWorker&) = delete;
 
+  // Queues a job. Jobs for one uri that queue up behind each other are merged
+  // (only the newest result matters), and a running job for the same uri is
+  // cancelled: its edits carry over to the next one.
   void submit(AnalysisJob job, std::function<void(SnapshotPtr)> done);
+  // Drops the uri's tree and queued jobs; results still running are not delivered.
   void forget(const std::string& uri);
-  // Runs `fn` on the worker thread (after every job already submitted).
-  void run(std::function<void()> fn);
+  // True when no job is queued or running and every result has been posted.
+  bool idle() const { return outstanding_.load() == 0; }
+  // With threads == 0: runs every queued job now; returns how many ran.
+  std::size_t run_pending();
 
  private:
+  struct Pending {
+    AnalysisJob job;
+    std::function<void(SnapshotPtr)> done;
+  };
+  struct UriState {
+    std::deque<Pending> queue;
+    bool running = false;
+    std::shared_ptr<std::atomic<bool>> cancel;  // of the running job
+    uint64_t epoch = 0;                         // bumped by forget()
+    analysis::TreePtr tree;                     // after the last job that parsed
+    // Edits of jobs that were cancelled before their parse finished.
+    std::vector<analysis::ByteEdit> carry;
+    bool carry_reset = false;
+  };
+
+  void thread_main();
+  // Takes the next ready uri; false when there is none (and `wait` is false or we stop).
+  bool take(std::unique_lock<std::mutex>& lock, bool wait, std::string& uri);
+  void run_one(const std::string& uri, analysis::PythonParser& parser, std::unique_lock<std::mutex>& lock);
+
   asio::io_context& reply_to_;
-  asio::io_context io_;
-  asio::executor_work_guard<asio::io_context::executor_type> guard_;
-  std::thread thread_;
+  mutable std::mutex mutex_;
+  std::condition_variable ready_cv_;
+  std::unordered_map<std::string, UriState> uris_;
+  std::deque<std::string> ready_;  // uris with queued jobs and none running
+  bool stopping_ = false;
+  std::atomic<std::size_t> outstanding_{0};
+  std::unique_ptr<analysis::PythonParser> inline_parser_;  // threads == 0
+  std::vector<std::thread> threads_;
 };
 
 }  // namespace msprobe::server

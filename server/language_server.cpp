@@ -10,8 +10,8 @@
 
 namespace msprobe::server {
 
-LanguageServer::LanguageServer(asio::io_context& io, Transport& transport)
-    : io_(io), transport_(transport), worker_(io) {
+LanguageServer::LanguageServer(asio::io_context& io, Transport& transport, unsigned analysis_threads)
+    : io_(io), transport_(transport), worker_(io, analysis_threads) {
   register_handlers();
 }
 
@@ -85,21 +85,27 @@ void LanguageServer::dispatch(protocol::Request req) {
   }
   auto answered = std::make_shared<bool>(false);
   std::string key = protocol::id_key(id);
+  // The cookie tells apart requests that (wrongly) share an id: each answer
+  // forgets only its own canceller, and $/cancelRequest cancels all of them.
+  uint64_t cookie = next_cookie_++;
   Call call;
   call.id = id;
   call.params = std::move(req.params);
-  call.reply = [this, id, answered, key](json result) {
+  call.reply = [this, id, answered, key, cookie](json result) {
     if (*answered) return;
     *answered = true;
-    cancellable_.erase(key);
+    forget_canceller(key, cookie);
     send(protocol::make_result(id, std::move(result)));
   };
-  call.fail = [this, id, answered, key](ErrorCode code, const std::string& message) {
+  call.fail = [this, id, answered, key, cookie](ErrorCode code, const std::string& message) {
     if (*answered) return;
     *answered = true;
-    cancellable_.erase(key);
+    forget_canceller(key, cookie);
     send(protocol::make_error(id, code, message));
   };
+  // Until it is answered, any request can be cancelled: the answer is then
+  // -32800 and whatever the handler replies later is dropped.
+  cancellable_[key][cookie] = [fail = call.fail] { fail(ErrorCode::RequestCancelled, "Request cancelled"); };
   try {
     (this->*(it->second))(call);
   } catch (const RequestError& e) {
@@ -135,6 +141,13 @@ void LanguageServer::dispatch(protocol::Notification note) {
     spdlog::error("notification {} failed: {}", note.method, e.what());
     log_message(1, "msprobe-lsp: " + note.method + " failed: " + e.what());
   }
+}
+
+void LanguageServer::forget_canceller(const std::string& key, uint64_t cookie) {
+  auto it = cancellable_.find(key);
+  if (it == cancellable_.end()) return;
+  it->second.erase(cookie);
+  if (it->second.empty()) cancellable_.erase(it);
 }
 
 void LanguageServer::on_response(protocol::Response resp) {

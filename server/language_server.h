@@ -1,6 +1,6 @@
 // The LSP server: lifecycle, dispatch, documents, scheduling of analysis and
 // the handlers (each group in handlers/*.cpp). Runs on one io_context thread;
-// analysis runs on the AnalysisWorker thread.
+// analysis runs on the AnalysisWorker's threads.
 #pragma once
 
 #include <asio.hpp>
@@ -60,7 +60,8 @@ class LanguageServer {
  public:
   enum class State { Uninitialized, Running, ShuttingDown, Exited };
 
-  LanguageServer(asio::io_context& io, Transport& transport);
+  // `analysis_threads` == 0 runs analysis only in run_pending_analysis() (fuzzer, tests).
+  LanguageServer(asio::io_context& io, Transport& transport, unsigned analysis_threads = 2);
   ~LanguageServer();
 
   // Entry point for each frame read from the client.
@@ -70,6 +71,9 @@ class LanguageServer {
   void watch_parent(int pid);
 
   State state() const { return state_; }
+  // No analysis queued or running, every result posted to the io_context.
+  bool analysis_idle() const { return worker_.idle(); }
+  std::size_t run_pending_analysis() { return worker_.run_pending(); }
   int exit_code() const { return exit_code_; }
 
   // ----- used by handlers -----
@@ -97,6 +101,7 @@ class LanguageServer {
   void log_message(int type, const std::string& message);
   void report_setting_problems(const std::vector<std::string>& problems);
   void terminate(int code);
+  void forget_canceller(const std::string& key, uint64_t cookie);
 
   // lifecycle (handlers/lifecycle.cpp)
   void on_initialize(Call& c);
@@ -177,8 +182,9 @@ class LanguageServer {
   std::unordered_map<std::string, Document> documents_;
   std::map<std::string, RequestHandler> request_handlers_;
   std::map<std::string, NotificationHandler> notification_handlers_;
-  // Requests still waiting for an analysis, by id_key, for $/cancelRequest.
-  std::map<std::string, std::function<void()>> cancellable_;
+  // Requests not answered yet, by id_key and then cookie, for $/cancelRequest.
+  std::map<std::string, std::map<uint64_t, std::function<void()>>> cancellable_;
+  uint64_t next_cookie_ = 1;
   std::map<std::string, std::function<void(const protocol::Response&)>> outgoing_;
   long long next_outgoing_id_ = 1;
   std::unique_ptr<asio::steady_timer> parent_watch_;

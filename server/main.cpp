@@ -5,8 +5,21 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <iostream>
+#include <limits>
 #include <string>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define MSPROBE_LSP_HAS_LSAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define MSPROBE_LSP_HAS_LSAN 1
+#endif
+#endif
+#if MSPROBE_LSP_HAS_LSAN
+#include <sanitizer/lsan_interface.h>
+#endif
 
 #include "cli/cli.h"
 #include "language_server.h"
@@ -105,7 +118,16 @@ int main(int argc, char** argv) {
   {
     auto keep_running = asio::make_work_guard(io);  // the reader thread posts work later
     msprobe::server::LanguageServer server(io, transport);
-    if (!client_pid.empty()) server.watch_parent(std::atoi(client_pid.c_str()));
+    if (!client_pid.empty()) {
+      // Lenient like the rest of the command line clients build: a value that is
+      // not a positive pid is reported and ignored.
+      char* end = nullptr;
+      long pid = std::strtol(client_pid.c_str(), &end, 10);
+      if (end && *end == '\0' && pid > 0 && pid <= std::numeric_limits<int>::max())
+        server.watch_parent(static_cast<int>(pid));
+      else
+        spdlog::warn("ignoring --clientProcessId={}: not a process id", client_pid);
+    }
     transport.start(io, [&](msprobe::protocol::Frame f) { server.on_frame(std::move(f)); },
                     [&](std::string why) { server.on_eof(why); });
     spdlog::info("msprobe-lsp {} started", MSPROBE_LSP_VERSION);
@@ -114,6 +136,11 @@ int main(int argc, char** argv) {
   }
   spdlog::info("exiting with code {}", exit_code);
   spdlog::shutdown();
+#if MSPROBE_LSP_HAS_LSAN
+  // _exit() skips LeakSanitizer's atexit check: run it now, so sanitizer
+  // builds of the transcript tests catch leaks in the server too.
+  __lsan_do_leak_check();
+#endif
   // The reader thread may still be blocked in read(); end the process without
   // waiting for it.
   std::cout.flush();

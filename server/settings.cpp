@@ -63,6 +63,16 @@ Settings parse_settings(const json& value, std::vector<std::string>& problems) {
     if (v->is_boolean()) out.probe_environment = v->get<bool>();
     else bad("probeEnvironment", "true or false");
   }
+  if (const json* v = lookup(*s, "parseTimeoutMs"); v && !v->is_null()) {
+    if (v->is_number_integer() && v->get<long long>() >= 10 && v->get<long long>() <= 60000)
+      out.parse_timeout_ms = v->get<int>();
+    else
+      bad("parseTimeoutMs", "an integer from 10 to 60000");
+  }
+  // Test-only, deliberately absent from the documented settings.
+  if (const json* v = lookup(*s, "testAnalysisDelayMs");
+      v && v->is_number_integer() && v->get<long long>() >= 0 && v->get<long long>() <= 60000)
+    out.test_analysis_delay_ms = v->get<int>();
   if (const json* v = lookup(*s, "showSyntaxErrors"); v && !v->is_null()) {
     if (v->is_boolean()) out.show_syntax_errors = v->get<bool>();
     else bad("showSyntaxErrors", "true or false");

@@ -18,6 +18,11 @@ struct Settings {
   bool probe_environment = true;  // ask python_path for torch / msProbe versions
   std::vector<std::string> config_globs;
   std::string docs_base_url;  // empty: file URI of the bundled docs/rules.md
+  int parse_timeout_ms = 1500;  // a parse that takes longer gives up (an info diagnostic says so)
+  // Test-only (undocumented initializationOptions key "testAnalysisDelayMs"):
+  // every analysis job sleeps this long first, so tests can send requests and
+  // edits while an analysis is known to be running.
+  int test_analysis_delay_ms = 0;
 };
 
 // Reads settings from any of the shapes clients send:

@@ -120,10 +120,33 @@ ByteEdit SourceText::replace(std::size_t start, std::size_t end, std::string_vie
   e.new_end_byte = static_cast<uint32_t>(start + replacement.size());
   e.start_point = point(start);
   e.old_end_point = point(end);
-  text_.replace(start, end - start, replacement.data(), replacement.size());
-  reindex();
+  reindex_edit(start, end, replacement);
   e.new_end_point = point(e.new_end_byte);
   return e;
+}
+
+// Replaces the text and updates the line index around the edit only, so a
+// flood of small edits to a large file costs O(edit + lines after it) each
+// instead of a full rescan. Whether a line starts after byte i depends only on
+// bytes i and i + 1 ("\r\n" is one break), so: keep the starts up to the line
+// before the edit (the byte before it may be a "\r" the edit joins to a
+// "\n"), rescan from there to the end of the new text, and shift the starts
+// that follow the replaced range.
+void SourceText::reindex_edit(std::size_t start, std::size_t end, std::string_view replacement) {
+  const std::size_t new_end = start + replacement.size();
+  const std::size_t keep = std::max<std::size_t>(line_of(start), 1);
+  const std::size_t scan_from = line_starts_[keep - 1];
+  auto tail_begin = std::upper_bound(line_starts_.begin(), line_starts_.end(), end);
+  std::vector<std::size_t> tail(tail_begin, line_starts_.end());
+  for (std::size_t& t : tail) t = t - end + new_end;
+  line_starts_.resize(keep);
+  text_.replace(start, end - start, replacement.data(), replacement.size());
+  const std::size_t n = text_.size();
+  for (std::size_t i = scan_from; i < new_end; ++i) {
+    char c = text_[i];
+    if (c == '\n' || (c == '\r' && (i + 1 >= n || text_[i + 1] != '\n'))) line_starts_.push_back(i + 1);
+  }
+  line_starts_.insert(line_starts_.end(), tail.begin(), tail.end());
 }
 
 bool SourceText::uses_crlf() const {

@@ -1,6 +1,8 @@
 // initialize / initialized / shutdown / exit, capabilities, settings, cancel.
 #include <spdlog/spdlog.h>
 
+#include <limits>
+
 #include "language_server.h"
 #include "uri.h"
 
@@ -96,7 +98,10 @@ void LanguageServer::on_initialize(Call& c) {
   if (auto caps = p.find("capabilities"); caps != p.end()) parse_client_capabilities(*caps);
   encoding_ = caps_.utf8 ? analysis::Encoding::Utf8 : analysis::Encoding::Utf16;
   if (const json* name = at(p, {"clientInfo", "name"}); name && name->is_string()) client_name_ = name->get<std::string>();
-  if (auto pid = p.find("processId"); pid != p.end() && pid->is_number_integer()) watch_parent(pid->get<int>());
+  // Only a value that can be a pid: a truncated 2^40 could name a live stranger.
+  if (auto pid = p.find("processId"); pid != p.end() && pid->is_number_integer() && pid->get<long long>() > 0 &&
+                                      pid->get<long long>() <= std::numeric_limits<int>::max())
+    watch_parent(static_cast<int>(pid->get<long long>()));
   if (auto folders = p.find("workspaceFolders"); folders != p.end() && folders->is_array()) {
     for (const json& f : *folders) {
       if (f.is_object() && f.contains("uri") && f["uri"].is_string()) {
@@ -174,9 +179,9 @@ void LanguageServer::on_cancel_request(const json& params) {
   if (!params.is_object() || !params.contains("id")) return;
   auto it = cancellable_.find(protocol::id_key(params["id"]));
   if (it == cancellable_.end()) return;  // already answered or unknown: nothing to do
-  auto cancel = std::move(it->second);
+  auto cancellers = std::move(it->second);
   cancellable_.erase(it);
-  cancel();
+  for (auto& [cookie, cancel] : cancellers) cancel();
 }
 
 void LanguageServer::on_set_trace(const json& params) {

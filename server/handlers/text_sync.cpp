@@ -44,7 +44,10 @@ void LanguageServer::on_did_open(const json& params) {
   if (!td.contains("text") || !td["text"].is_string()) throw std::invalid_argument("didOpen needs textDocument.text");
   Document& doc = documents_[uri];
   if (doc.debounce) doc.debounce->cancel();
+  // Opened again without a close: requests waiting on the old text are void.
+  auto waiters = std::move(doc.waiters);
   doc = Document{};
+  for (auto& w : waiters) w.fn(nullptr);
   doc.uri = uri;
   doc.path = uri_to_path(uri);
   doc.language_id = td.value("languageId", "");
@@ -83,6 +86,15 @@ void LanguageServer::on_did_change(const json& params) {
   }
   doc->version = version;
   doc->job_pending = false;
+  // Requests waiting for an older version's analysis get ContentModified now,
+  // not when (or if) that analysis finishes.
+  if (!doc->waiters.empty()) {
+    std::vector<Document::Waiter> stale;
+    std::vector<Document::Waiter> keep;
+    for (auto& w : doc->waiters) (w.version == version ? keep : stale).push_back(std::move(w));
+    doc->waiters = std::move(keep);
+    for (auto& w : stale) w.fn(nullptr);
+  }
   schedule_analysis(*doc, /*immediately=*/false);
 }
 
@@ -137,6 +149,8 @@ void LanguageServer::start_job(Document& doc, bool force) {
   doc.reset_tree = false;
   job.options = settings_.analysis;
   prepare_config_job(doc, job);
+  job.parse_timeout_micros = static_cast<uint64_t>(settings_.parse_timeout_ms) * 1000;
+  job.test_delay_ms = settings_.test_analysis_delay_ms;
   worker_.submit(std::move(job), [this](SnapshotPtr snap) { on_analysis_done(snap); });
 }
 
@@ -164,23 +178,15 @@ void LanguageServer::on_analysis_done(const SnapshotPtr& snap) {
   for (auto& w : waiters) w.fn(w.version == snap->version ? snap : nullptr);
 }
 
-void LanguageServer::with_current_analysis(Document& doc, const json& request_id,
+// A request cancelled while it waits is answered -32800 by dispatch(); its
+// waiter still runs later, and its reply is then ignored.
+void LanguageServer::with_current_analysis(Document& doc, const json& /*request_id*/,
                                            std::function<void(const SnapshotPtr&)> fn) {
   if (doc.latest && doc.latest->version == doc.version) {
     fn(doc.latest);
     return;
   }
-  auto cancelled = std::make_shared<bool>(false);
-  doc.waiters.push_back({doc.version, [fn, cancelled](const SnapshotPtr& s) {
-                           if (!*cancelled) fn(s);
-                         }});
-  if (!request_id.is_null()) {
-    json id = request_id;
-    cancellable_[protocol::id_key(id)] = [this, id, cancelled] {
-      *cancelled = true;
-      send(protocol::make_error(id, ErrorCode::RequestCancelled, "Request cancelled"));
-    };
-  }
+  doc.waiters.push_back({doc.version, std::move(fn)});
   start_job(doc);  // no need to wait for the debounce: someone is asking
 }
 

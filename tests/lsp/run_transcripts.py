@@ -1,17 +1,24 @@
 #!/usr/bin/env python3
 """Runs LSP transcripts against the real msprobe-lsp binary.
 
-A transcript (tests/lsp/*.json) is a list of steps:
+A transcript (tests/lsp/*.json) is {"description", "args"?, "files"?, "steps"}; steps:
   {"send": MESSAGE}          send one JSON-RPC message (framed)
-  {"raw": "TEXT"}            send raw bytes (for framing tests); "{{LEN:body}}" is not expanded
-  {"expect": SUBSET}         wait for a message that contains SUBSET (dicts match by subset,
-                             lists element-wise and equal length unless {"$contains": [...]}
-                             and/or {"$none": [...]} is used)
+  {"send_repeat": MESSAGE, "count": N, "start": S}
+                             send N copies at once; a string value "$I" becomes the integer S+i
+  {"body": "TEXT"}           frame TEXT as the body verbatim (for invalid JSON, lone
+                             surrogate escapes, ...); the length is computed
+  {"body_hex": "HEX"}        frame these bytes as the body (for invalid UTF-8)
+  {"raw": "TEXT"}            send raw bytes, framing included (for framing tests)
+  {"raw_hex": "HEX"}         the same, as hex
+  {"expect": SUBSET, "within_ms": N?}
+                             wait for a message that contains SUBSET (dicts match by subset,
+                             lists element-wise and equal length unless {"$contains": [...]});
+                             with within_ms it must arrive that soon after the previous step
   {"expect_not": SUBSET, "within_ms": N}  no such message arrives within N ms
   {"close_stdin": true}      close the server's stdin
-  {"expect_exit": CODE}      the server exits with CODE within 5 s
+  {"expect_exit": CODE, "timeout_s": T?}  the server exits with CODE within T (5) s
   {"sleep_ms": N}
-  {"expect": SUBSET, "within_ms": N}  as "expect", but it must arrive within N ms
+  {"expect_stderr": "REGEX", "timeout_s": T?}  the server's stderr matches REGEX within T (5) s
   {"reply_to": SUBSET, "result": VALUE}   wait for a server->client request matching SUBSET
                              (e.g. {"method": "window/showMessageRequest"}) and answer it with
                              VALUE (or with "error": {...}); add "apply": true to a
@@ -20,15 +27,22 @@ A transcript (tests/lsp/*.json) is a list of steps:
   {"write_file": {"path": P, "content": TEXT}}   write a file in the workspace
   {"expect_file": {"path": P, "contains": [TEXT...]}} / {"expect_no_file": P}
   {"assert_pid_dead": FILE}  the process whose pid FILE holds is gone (within 2 s)
-Strings "$ROOT_URI" and "$ROOT" are replaced with a temporary workspace folder, "$TESTS" with
-the tests/ folder. "env" in the spec adds environment variables for the server. "files"
-entries whose name ends in "!x" are written executable (the suffix is dropped).
+"$TESTS" is replaced with the tests/ folder. "env" in the spec adds environment variables for
+the server. "files" entries whose name ends in "!x" are written executable (the suffix is dropped).
+Lists match with {"$contains": [...]} and/or {"$none": [...]}.
+Strings "$ROOT_URI" and "$ROOT" are replaced with a temporary workspace folder.
 Messages that do not match an expectation stay queued for later expectations.
+Every outgoing message must be valid UTF-8 JSON, and stdout must hold nothing but
+framed messages (no log text). A transcript fails if the server
+dies without an expect_exit step, or if its stderr holds a sanitizer report.
+TRANSCRIPT_TIME_SCALE (default 1) multiplies every within_ms of an "expect"
+step (slow sanitizer builds).
 """
 import json
-import os
 import signal
+import os
 import queue
+import re
 import subprocess
 import sys
 import tempfile
@@ -37,6 +51,8 @@ import time
 import urllib.parse
 
 TIMEOUT = float(os.environ.get("TRANSCRIPT_TIMEOUT", "10"))
+TIME_SCALE = float(os.environ.get("TRANSCRIPT_TIME_SCALE", "1"))
+SANITIZER_MARKERS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:", "WARNING: ThreadSanitizer")
 
 
 def frame(body: bytes) -> bytes:
@@ -60,10 +76,20 @@ def reader(stream, out: "queue.Queue"):
                 k, _, v = line.partition(b":")
                 if k.strip().lower() == b"content-length":
                     length = int(v.strip())
-            if length is None or len(rest) < length:
+                elif k.strip().lower() != b"content-type":
+                    out.put({"$invalid": f"non-protocol text on stdout: {line[:200]!r}"})
+            if length is None:
+                out.put({"$invalid": f"a header block without Content-Length on stdout: {head[:200]!r}"})
+                buf = rest
+                continue
+            if len(rest) < length:
                 break
-            out.put(json.loads(rest[:length].decode("utf-8")))
+            body = rest[:length]
             buf = rest[length:]
+            try:
+                out.put(json.loads(body.decode("utf-8")))
+            except (UnicodeDecodeError, ValueError) as e:
+                out.put({"$invalid": f"{e}: {body[:200]!r}"})
 
 
 def matches(actual, expected) -> bool:
@@ -89,7 +115,6 @@ def matches(actual, expected) -> bool:
         return isinstance(actual, list) and len(actual) == len(expected) and all(
             matches(a, e) for a, e in zip(actual, expected))
     if isinstance(expected, str) and expected.startswith("$re:"):
-        import re
         return isinstance(actual, str) and re.search(expected[4:], actual) is not None
     return actual == expected
 
@@ -102,7 +127,17 @@ def substitute(value, mapping):
     if isinstance(value, list):
         return [substitute(v, mapping) for v in value]
     if isinstance(value, dict):
-        return {substitute(k, mapping): substitute(v, mapping) for k, v in value.items()}
+        return {k: substitute(v, mapping) for k, v in value.items()}
+    return value
+
+
+def with_counter(value, i):
+    if value == "$I":
+        return i
+    if isinstance(value, list):
+        return [with_counter(v, i) for v in value]
+    if isinstance(value, dict):
+        return {k: with_counter(v, i) for k, v in value.items()}
     return value
 
 
@@ -169,14 +204,22 @@ def run(binary: str, path: str) -> str:
             os.chmod(full, 0o755)
     env = dict(os.environ)
     env.update(substitute(spec.get("env", {}), mapping))
-    proc = subprocess.Popen([binary] + spec.get("args", []), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, cwd=root, env=env)
+    proc = subprocess.Popen([binary] + substitute(spec.get("args", []), mapping), stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=root, env=env)
     q: "queue.Queue" = queue.Queue()
     threading.Thread(target=reader, args=(proc.stdout, q), daemon=True).start()
     stderr_lines = []
-    threading.Thread(target=lambda: stderr_lines.extend(proc.stderr), daemon=True).start()
+    stderr_thread = threading.Thread(target=lambda: stderr_lines.extend(proc.stderr), daemon=True)
+    stderr_thread.start()
     pending = []
     eof = False
+
+    def write(data: bytes):
+        try:
+            proc.stdin.write(data)
+            proc.stdin.flush()
+        except BrokenPipeError:
+            pass  # the server is gone; the next expectation reports it
 
     def next_message(deadline):
         nonlocal eof
@@ -188,129 +231,166 @@ def run(binary: str, path: str) -> str:
             return "timeout"
         if m is None:
             eof = True
+        elif isinstance(m, dict) and "$invalid" in m:
+            raise AssertionError("the server sent a message that is not valid UTF-8 JSON: " + m["$invalid"])
         return m
 
     try:
-        for i, step in enumerate(spec["steps"]):
-            step = substitute(step, mapping)
-            where = f"step {i + 1}"
-            if "send" in step:
-                proc.stdin.write(frame(json.dumps(step["send"]).encode("utf-8")))
-                proc.stdin.flush()
-            elif "raw" in step:
-                proc.stdin.write(step["raw"].encode("utf-8", "surrogatepass"))
-                proc.stdin.flush()
-            elif "raw_hex" in step:
-                proc.stdin.write(bytes.fromhex(step["raw_hex"]))
-                proc.stdin.flush()
-            elif "reply_to" in step:
-                want = step["reply_to"]
-                is_request = lambda m: isinstance(m, dict) and "method" in m and "id" in m and matches(m, want)
-                found = next((m for m in pending if is_request(m)), None)
-                deadline = time.time() + TIMEOUT
-                while found is None:
-                    m = next_message(deadline)
-                    if m == "timeout" or m is None:
-                        return (f"{where}: expected a request {json.dumps(want)}\n  got instead: " +
-                                "\n  ".join(json.dumps(p)[:400] for p in pending[-8:]))
-                    if is_request(m):
-                        found = m
-                    else:
-                        pending.append(m)
-                if found in pending:
-                    pending.remove(found)
-                if step.get("apply"):
-                    ok, why = apply_workspace_edit(found["params"]["edit"])
-                    answer = {"applied": ok}
-                    if not ok:
-                        answer["failureReason"] = why
-                    reply = {"jsonrpc": "2.0", "id": found["id"], "result": answer}
-                elif "error" in step:
-                    reply = {"jsonrpc": "2.0", "id": found["id"], "error": step["error"]}
-                else:
-                    reply = {"jsonrpc": "2.0", "id": found["id"], "result": step.get("result")}
-                proc.stdin.write(frame(json.dumps(reply).encode("utf-8")))
-                proc.stdin.flush()
-            elif "write_file" in step:
-                full = os.path.join(root, step["write_file"]["path"])
-                os.makedirs(os.path.dirname(full), exist_ok=True)
-                with open(full, "w", encoding="utf-8") as out:
-                    out.write(step["write_file"]["content"])
-            elif "expect_file" in step:
-                full = os.path.join(root, step["expect_file"]["path"])
-                if not os.path.exists(full):
-                    return f"{where}: {full} does not exist"
-                text = open(full, encoding="utf-8").read()
-                for piece in step["expect_file"].get("contains", []):
-                    if piece not in text:
-                        return f"{where}: {full} lacks {piece!r}:\n{text}"
-            elif "expect_no_file" in step:
-                if os.path.exists(os.path.join(root, step["expect_no_file"])):
-                    return f"{where}: {step['expect_no_file']} exists"
-            elif "assert_pid_dead" in step:
-                pid_file = step["assert_pid_dead"]
-                if not os.path.exists(pid_file):
-                    return f"{where}: no pid file {pid_file}"
-                pid = int(open(pid_file).read().strip())
-                deadline = time.time() + 2
-                while True:
-                    try:
-                        os.kill(pid, 0)
-                    except ProcessLookupError:
-                        break
-                    if time.time() > deadline:
-                        os.kill(pid, signal.SIGKILL)
-                        return f"{where}: process {pid} is still running"
-                    time.sleep(0.05)
-            elif "expect" in step:
-                found = next((m for m in pending if matches(m, step["expect"])), None)
-                deadline = time.time() + (step["within_ms"] / 1000 if "within_ms" in step else TIMEOUT)
-                while found is None:
-                    m = next_message(deadline)
-                    if m == "timeout" or m is None:
-                        return (f"{where}: expected {json.dumps(step['expect'])}\n  got instead: " +
-                                "\n  ".join(json.dumps(p)[:400] for p in pending[-8:]) +
-                                ("\n  (server closed stdout)" if m is None else ""))
-                    if matches(m, step["expect"]):
-                        found = m
-                    else:
-                        pending.append(m)
-                if found in pending:
-                    pending.remove(found)
-            elif "expect_not" in step:
-                if any(matches(m, step["expect_not"]) for m in pending):
-                    return f"{where}: unexpected {json.dumps(step['expect_not'])}"
-                deadline = time.time() + step.get("within_ms", 500) / 1000
-                while time.time() < deadline:
-                    m = next_message(deadline)
-                    if m == "timeout" or m is None:
-                        break
-                    if matches(m, step["expect_not"]):
-                        return f"{where}: unexpected message {json.dumps(m)[:400]}"
-                    pending.append(m)
-            elif "close_stdin" in step:
-                proc.stdin.close()
-            elif "sleep_ms" in step:
-                time.sleep(step["sleep_ms"] / 1000)
-            elif "expect_exit" in step:
-                try:
-                    code = proc.wait(timeout=5)
-                except subprocess.TimeoutExpired:
-                    return f"{where}: server did not exit"
-                if code != step["expect_exit"]:
-                    return f"{where}: exit code {code}, expected {step['expect_exit']}"
-            else:
-                return f"{where}: unknown step {step}"
-        if proc.poll() is None and spec.get("require_alive", True):
-            # The server must still be healthy at the end of every transcript.
-            pass
-        return ""
+        result = run_steps(spec, mapping, proc, pending, next_message, write,
+                           lambda: b"".join(stderr_lines).decode("utf-8", "replace"))
+    except AssertionError as e:
+        result = str(e)
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-        if os.environ.get("TRANSCRIPT_VERBOSE"):
-            sys.stderr.write("".join(l.decode("utf-8", "replace") for l in stderr_lines))
+    stderr_thread.join(timeout=5)
+    err_text = b"".join(stderr_lines).decode("utf-8", "replace")
+    if os.environ.get("TRANSCRIPT_VERBOSE"):
+        sys.stderr.write(err_text)
+    for marker in SANITIZER_MARKERS:
+        if marker in err_text:
+            at = err_text.index(marker)
+            result += "\nsanitizer report in the server's stderr:\n" + err_text[max(0, at - 300):at + 3000]
+            break
+    return result
+
+
+def run_steps(spec, mapping, proc, pending, next_message, write, stderr_text) -> str:
+    root = mapping["$ROOT"]
+    exit_expected = False
+    step_start = time.time()
+    for i, step in enumerate(spec["steps"]):
+        step = substitute(step, mapping)
+        where = f"step {i + 1}"
+        if "expect" not in step:
+            step_start = time.time()
+        if "send" in step:
+            write(frame(json.dumps(step["send"]).encode("utf-8")))
+        elif "send_repeat" in step:
+            start = step.get("start", 0)
+            write(b"".join(frame(json.dumps(with_counter(step["send_repeat"], start + k)).encode("utf-8"))
+                           for k in range(step["count"])))
+        elif "body" in step:
+            write(frame(step["body"].encode("utf-8", "surrogatepass")))
+        elif "body_hex" in step:
+            write(frame(bytes.fromhex(step["body_hex"])))
+        elif "raw" in step:
+            write(step["raw"].encode("utf-8", "surrogatepass"))
+        elif "raw_hex" in step:
+            write(bytes.fromhex(step["raw_hex"]))
+        elif "reply_to" in step:
+            want = step["reply_to"]
+            is_request = lambda m: isinstance(m, dict) and "method" in m and "id" in m and matches(m, want)
+            found = next((m for m in pending if is_request(m)), None)
+            deadline = time.time() + TIMEOUT
+            while found is None:
+                m = next_message(deadline)
+                if m == "timeout" or m is None:
+                    return (f"{where}: expected a request {json.dumps(want)}\n  got instead: " +
+                            "\n  ".join(json.dumps(p)[:400] for p in pending[-8:]))
+                if is_request(m):
+                    found = m
+                else:
+                    pending.append(m)
+            if found in pending:
+                pending.remove(found)
+            if step.get("apply"):
+                ok, why = apply_workspace_edit(found["params"]["edit"])
+                answer = {"applied": ok}
+                if not ok:
+                    answer["failureReason"] = why
+                reply = {"jsonrpc": "2.0", "id": found["id"], "result": answer}
+            elif "error" in step:
+                reply = {"jsonrpc": "2.0", "id": found["id"], "error": step["error"]}
+            else:
+                reply = {"jsonrpc": "2.0", "id": found["id"], "result": step.get("result")}
+            write(frame(json.dumps(reply).encode("utf-8")))
+        elif "write_file" in step:
+            full = os.path.join(root, step["write_file"]["path"])
+            os.makedirs(os.path.dirname(full), exist_ok=True)
+            with open(full, "w", encoding="utf-8") as out:
+                out.write(step["write_file"]["content"])
+        elif "expect_file" in step:
+            full = os.path.join(root, step["expect_file"]["path"])
+            if not os.path.exists(full):
+                return f"{where}: {full} does not exist"
+            text = open(full, encoding="utf-8").read()
+            for piece in step["expect_file"].get("contains", []):
+                if piece not in text:
+                    return f"{where}: {full} lacks {piece!r}:\n{text}"
+        elif "expect_no_file" in step:
+            if os.path.exists(os.path.join(root, step["expect_no_file"])):
+                return f"{where}: {step['expect_no_file']} exists"
+        elif "assert_pid_dead" in step:
+            pid_file = step["assert_pid_dead"]
+            if not os.path.exists(pid_file):
+                return f"{where}: no pid file {pid_file}"
+            pid = int(open(pid_file).read().strip())
+            deadline = time.time() + 2
+            while True:
+                try:
+                    os.kill(pid, 0)
+                except ProcessLookupError:
+                    break
+                if time.time() > deadline:
+                    os.kill(pid, signal.SIGKILL)
+                    return f"{where}: process {pid} is still running"
+                time.sleep(0.05)
+        elif "expect" in step:
+            found = next((m for m in pending if matches(m, step["expect"])), None)
+            deadline = time.time() + TIMEOUT
+            while found is None:
+                m = next_message(deadline)
+                if m == "timeout" or m is None:
+                    return (f"{where}: expected {json.dumps(step['expect'])}\n  got instead: " +
+                            "\n  ".join(json.dumps(p)[:400] for p in pending[-8:]) +
+                            ("\n  (server closed stdout)" if m is None else ""))
+                if matches(m, step["expect"]):
+                    found = m
+                else:
+                    pending.append(m)
+            if found in pending:
+                pending.remove(found)
+            if "within_ms" in step:
+                took = (time.time() - step_start) * 1000
+                if took > step["within_ms"] * TIME_SCALE:
+                    return f"{where}: {json.dumps(step['expect'])} took {took:.0f} ms (limit {step['within_ms']} ms)"
+            step_start = time.time()
+        elif "expect_not" in step:
+            if any(matches(m, step["expect_not"]) for m in pending):
+                return f"{where}: unexpected {json.dumps(step['expect_not'])}"
+            deadline = time.time() + step.get("within_ms", 500) / 1000
+            while time.time() < deadline:
+                m = next_message(deadline)
+                if m == "timeout" or m is None:
+                    break
+                if matches(m, step["expect_not"]):
+                    return f"{where}: unexpected message {json.dumps(m)[:400]}"
+                pending.append(m)
+        elif "expect_stderr" in step:
+            deadline = time.time() + step.get("timeout_s", 5) * TIME_SCALE
+            while not re.search(step["expect_stderr"], stderr_text()):
+                if time.time() > deadline:
+                    return f"{where}: stderr does not match {step['expect_stderr']!r}:\n{stderr_text()[-2000:]}"
+                time.sleep(0.02)
+        elif "close_stdin" in step:
+            proc.stdin.close()
+        elif "sleep_ms" in step:
+            time.sleep(step["sleep_ms"] / 1000)
+        elif "expect_exit" in step:
+            exit_expected = True
+            try:
+                code = proc.wait(timeout=step.get("timeout_s", 5) * TIME_SCALE)
+            except subprocess.TimeoutExpired:
+                return f"{where}: server did not exit"
+            if code != step["expect_exit"]:
+                return f"{where}: exit code {code}, expected {step['expect_exit']}"
+        else:
+            return f"{where}: unknown step {step}"
+    if not exit_expected and proc.poll() is not None:
+        return f"the server exited unexpectedly with code {proc.returncode}"
+    return ""
 
 
 def main():

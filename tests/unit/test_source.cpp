@@ -115,3 +115,23 @@ TEST_CASE("random incremental edits give the same tree and findings as a full re
     }
   }
 }
+
+TEST_CASE("the line index kept up to date by replace matches a full reindex") {
+  // Line breaks are the tricky part: an edit can join a "\r" before it with a
+  // "\n" it inserts, or split a "\r\n".
+  const char* pieces[] = {"\r", "\n", "\r\n", "a", "bc", "\n\r", "é", ""};
+  std::mt19937 rng(7);
+  for (int round = 0; round < 200; ++round) {
+    SourceText text("a\r\nb\rc\n\nd\r");
+    for (int step = 0; step < 30; ++step) {
+      std::size_t a = rng() % (text.size() + 1), b = a + rng() % 4;
+      std::string ins;
+      for (int k = rng() % 3; k-- > 0;) ins += pieces[rng() % (sizeof(pieces) / sizeof(*pieces))];
+      text.replace(a, b, ins);
+      SourceText fresh(text.text());
+      INFO("round " << round << " step " << step);
+      REQUIRE(text.line_count() == fresh.line_count());
+      for (uint32_t l = 0; l < fresh.line_count(); ++l) REQUIRE(text.line_start(l) == fresh.line_start(l));
+    }
+  }
+}

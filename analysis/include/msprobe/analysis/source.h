@@ -63,6 +63,7 @@ class SourceText {
 
  private:
   void reindex();
+  void reindex_edit(std::size_t start, std::size_t end, std::string_view replacement);
   std::string text_;
   std::vector<std::size_t> line_starts_;  // always starts with 0
 };

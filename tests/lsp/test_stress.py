@@ -1,0 +1,198 @@
+#!/usr/bin/env python3
+"""Stress tests against the real binary, with timings and peak memory printed:
+
+  flood         10,000 didChange notifications: the server coalesces them, the
+                final diagnostics arrive, and a hover sent right after is answered
+  pathological  5 MB of Python, 10,000 nested brackets, a 100k-line function,
+                binary garbage with NUL bytes: no crash, the parse is bounded by
+                the time budget, memory stays bounded, and a request on another
+                file is answered within 100 ms while the big one is analysed
+
+Usage: test_stress.py BINARY flood|pathological|all
+TRANSCRIPT_TIME_SCALE multiplies the time limits (sanitizer builds are slower).
+"""
+import json
+import os
+import random
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lsp_client import Client, frame, peak_rss_kb, sanitizer_report  # noqa: E402
+
+SCALE = float(os.environ.get("TRANSCRIPT_TIME_SCALE", "1"))
+failures = []
+
+
+def check(name, cond, detail=""):
+    print(f"  {'ok' if cond else 'FAILED':6} {name}" + (f": {detail}" if detail and not cond else ""))
+    if not cond:
+        failures.append(f"{name}: {detail}")
+
+
+def finish(c, name):
+    code = c.close()
+    check(f"{name}: clean exit", code == 0, f"exit code {code}")
+    report = sanitizer_report(c.stderr_text())
+    check(f"{name}: no sanitizer report", not report, report)
+    check(f"{name}: only valid JSON on stdout", not c.invalid, str(c.invalid[:3]))
+
+
+def open_doc(c, uri, text, version=1):
+    c.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "python", "version": version,
+                                                       "text": text}})
+
+
+def hover(c, uri, line, character, timeout=30.0):
+    t = time.time()
+    r = c.call("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": line, "character": character}},
+               timeout)
+    return r, (time.time() - t) * 1000
+
+
+# ---------------------------------------------------------------- flood
+
+def flood(binary, lines, debounce):
+    name = f"flood {lines} lines, debounceMs {debounce}"
+    print(name)
+    c = Client(binary)
+    # A generous parse budget: this test is about coalescing, not the budget.
+    c.initialize({"settings": {"debounceMs": debounce, "parseTimeoutMs": 20000}})
+    uri = "file:///stress/flood.py"
+    base = "import torch\n" + "".join(f"x{i} = torch.ones({i})  # line {i}\n" for i in range(lines))
+    base += "model = torch.compile(model)\n"
+    open_doc(c, uri, base)
+    check(f"{name}: first diagnostics", c.diagnostics(uri, 1, 30 * SCALE) is not None)
+    rng = random.Random(1)
+    t0 = time.time()
+    buf = []
+    for v in range(2, 10002):
+        line = rng.randrange(1, lines)
+        buf.append(frame(json.dumps({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+            "textDocument": {"uri": uri, "version": v},
+            "contentChanges": [{"range": {"start": {"line": line, "character": 0},
+                                          "end": {"line": line, "character": 0}}, "text": "y"}]}}).encode()))
+        if len(buf) == 200:
+            c.write(b"".join(buf))
+            buf = []
+    c.write(b"".join(buf))
+    t_sent = time.time()
+    r, hover_ms = hover(c, uri, lines + 1, 10, 120)
+    d = c.diagnostics(uri, 10001, 120)
+    final_ms = (time.time() - t_sent) * 1000
+    published = 1 + sum(1 for m in c.pending if m.get("method") == "textDocument/publishDiagnostics")
+    print(f"  sending 10,000 changes took {(t_sent - t0) * 1000:.0f} ms; hover after the flood answered in "
+          f"{hover_ms:.0f} ms; final diagnostics {final_ms:.0f} ms after the last send; "
+          f"{published} publishes; peak RSS {peak_rss_kb(c.proc.pid) // 1024} MiB")
+    check(f"{name}: hover answered", r is not None and "result" in r and r["result"] is not None, str(r)[:200])
+    check(f"{name}: final diagnostics for version 10001", d is not None and
+          any(x.get("code") == "MSP101" for x in d["params"]["diagnostics"]))
+    check(f"{name}: coalesced (at most 50 publishes for 10,000 changes)", published <= 50, f"{published}")
+    limit = (5 if lines <= 1000 else 15) * SCALE  # the big file: 10,000 memmoves of 0.8 MB plus a full reparse
+    check(f"{name}: final diagnostics within {limit:.0f} s", final_ms < limit * 1000, f"{final_ms:.0f} ms")
+    finish(c, name)
+
+
+# ---------------------------------------------------------------- pathological files
+
+def big_python(target_bytes):
+    block = '''
+class Net{i}(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear({i}, 10)
+
+    def forward(self, x):
+        return self.fc(x) * {i}
+
+
+def train_{i}(model, loader, opt):
+    for step, (x, y) in enumerate(loader):
+        out = model(x)
+        loss = torch.nn.functional.mse_loss(out, y)
+        loss.backward()
+        opt.step()
+        if step % 100 == 0:
+            print("step", step, loss.item(), [v for v in range({i})], {{"k": {i}}})
+'''
+    parts = ["import torch\nmodel = torch.compile(model)\n"]
+    size = len(parts[0])
+    i = 0
+    while size < target_bytes:
+        b = block.format(i=i)
+        parts.append(b)
+        size += len(b)
+        i += 1
+    return "".join(parts)
+
+
+def garbage(n):
+    rng = random.Random(42)
+    data = bytes(rng.randrange(256) if rng.random() < 0.7 else 0 for _ in range(n))
+    return data.decode("latin-1")  # every byte becomes one code point, NULs included
+
+
+CASES = [
+    ("5 MB of Python", lambda: big_python(5 * 1024 * 1024)),
+    ("10,000 nested brackets", lambda: "x = " + "(" * 10000 + "1" + ")" * 10000 + "\n" + "y = " + "[" * 10000 + "\n"),
+    ("100k-line function", lambda: "import torch\n\ndef f(model):\n" + "".join(
+        f"    x{i} = model(x{i - 1}) + {i}\n" for i in range(1, 100001)) + "    return torch.compile(model)\n"),
+    ("1 MB of binary garbage with NUL bytes", lambda: garbage(1024 * 1024)),
+]
+
+
+def pathological(binary):
+    small_uri = "file:///stress/small.py"
+    for name, make in CASES:
+        print(name)
+        text = make()
+        c = Client(binary)
+        c.initialize({"settings": {"debounceMs": 0}})
+        rss_before = peak_rss_kb(c.proc.pid)
+        uri = "file:///stress/big.py"
+        t0 = time.time()
+        open_doc(c, uri, text)
+        # A round trip proves the didOpen was read and the big analysis is under way.
+        info = c.call("workspace/executeCommand", {"command": "msprobe.showInfo"}, 30 * SCALE)
+        t_info = (time.time() - t0) * 1000
+        # Another file, opened and asked about while the big one is analysed.
+        open_doc(c, small_uri, "import torch\nm = torch.compile(m)\n")
+        r, small_ms = hover(c, small_uri, 1, 6)
+        d = c.diagnostics(uri, 1, 60 * SCALE)
+        big_ms = (time.time() - t0) * 1000
+        rss = peak_rss_kb(c.proc.pid)
+        diags = d["params"]["diagnostics"] if d else []
+        timed_out = any("too large or complex" in x.get("message", "") for x in diags)
+        print(f"  {len(text.encode('utf-8')) / 1e6:.1f} MB: didOpen read after {t_info:.0f} ms; hover on another "
+              f"file answered in {small_ms:.0f} ms; diagnostics for the big file after {big_ms:.0f} ms "
+              f"({len(diags)} diagnostics{', parse budget exhausted' if timed_out else ''}); "
+              f"peak RSS {rss // 1024} MiB (idle {rss_before // 1024} MiB)")
+        check(f"{name}: server answered the round trip", info is not None and "result" in info)
+        check(f"{name}: hover on another file answered", r is not None and r.get("result") is not None, str(r)[:200])
+        check(f"{name}: ... within {100 * SCALE:.0f} ms", small_ms < 100 * SCALE, f"{small_ms:.0f} ms")
+        check(f"{name}: diagnostics published", d is not None)
+        # The parse budget is 1.5 s; facts, rules and the JSON add a little.
+        check(f"{name}: analysis bounded ({6 * SCALE:.0f} s)", big_ms < 6000 * SCALE, f"{big_ms:.0f} ms")
+        check(f"{name}: memory bounded (< 1 GiB)", rss < 1024 * 1024, f"{rss // 1024} MiB")
+        r2, ms2 = hover(c, uri, 0, 0)
+        check(f"{name}: hover on the big file answered", r2 is not None and "result" in r2, str(r2)[:200])
+        finish(c, name)
+
+
+def main():
+    binary = os.path.abspath(sys.argv[1])
+    what = sys.argv[2] if len(sys.argv) > 2 else "all"
+    if what in ("flood", "all"):
+        flood(binary, 200, 150)
+        flood(binary, 200, 0)
+        flood(binary, 20000, 150)
+    if what in ("pathological", "all"):
+        pathological(binary)
+    for f in failures:
+        print("FAILED", f)
+    print(f"{len(failures)} failed")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
