@@ -4,7 +4,8 @@
 namespace msprobe::server {
 
 extern const std::vector<std::string> kServerCommands;
-const std::vector<std::string> kServerCommands = {"msprobe.showInfo"};
+const std::vector<std::string> kServerCommands = {"msprobe.showInfo", "msprobe.enableDump", "msprobe.disableDump",
+                                                   "msprobe.removeDump", "msprobe.vllmAscendFlags"};
 
 json LanguageServer::show_info() const {
   json rules = json::array();
@@ -34,6 +35,11 @@ void LanguageServer::on_execute_command(Call& c) {
     throw std::invalid_argument("executeCommand needs a string 'command'");
   std::string command = c.params["command"].get<std::string>();
   if (command == "msprobe.showInfo") return c.reply(show_info());
+  json args = c.params.value("arguments", json::array());
+  json arg = args.is_array() && !args.empty() ? args[0] : json::object();
+  if (command == "msprobe.enableDump" || command == "msprobe.disableDump" || command == "msprobe.removeDump")
+    return execute_dump_command(c, command, arg);
+  if (command == "msprobe.vllmAscendFlags") return vllm_ascend_flags_command(c, arg);
   throw RequestError(ErrorCode::InvalidParams, "unknown command: " + command);
 }
 

@@ -79,7 +79,8 @@ json LanguageServer::server_capabilities() const {
       {"textDocumentSync", {{"openClose", true}, {"change", 2}, {"save", {{"includeText", false}}}}},
       {"hoverProvider", true},
       {"codeActionProvider",
-       {{"codeActionKinds", {"quickfix", "refactor.rewrite", "source", "source.fixAll.msprobe"}},
+       {{"codeActionKinds", {"quickfix", "refactor.rewrite", "refactor.rewrite.msprobe", "source", "source.msprobe",
+                             "source.fixAll.msprobe"}},
         {"resolveProvider", true}}},
       {"executeCommandProvider", {{"commands", kServerCommands}}},
   };
