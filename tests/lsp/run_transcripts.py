@@ -6,11 +6,15 @@ A transcript (tests/lsp/*.json) is a list of steps:
   {"raw": "TEXT"}            send raw bytes (for framing tests); "{{LEN:body}}" is not expanded
   {"expect": SUBSET}         wait for a message that contains SUBSET (dicts match by subset,
                              lists element-wise and equal length unless {"$contains": [...]})
+  {"expect": SUBSET, "save_as": NAME}  ... and keep the matched message as NAME
+  {"reply_to": SUBSET, "result": VALUE}   wait for a request from the server that contains
+                             SUBSET (e.g. {"method": "workspace/applyEdit"}) and answer it
   {"expect_not": SUBSET, "within_ms": N}  no such message arrives within N ms
   {"close_stdin": true}      close the server's stdin
   {"expect_exit": CODE}      the server exits with CODE within 5 s
   {"sleep_ms": N}
-Strings "$ROOT_URI" and "$ROOT" are replaced with a temporary workspace folder.
+Strings "$ROOT_URI" and "$ROOT" are replaced with a temporary workspace folder; a string
+"$saved:NAME.key.0.key" is replaced by that part of a saved message (any JSON value).
 Messages that do not match an expectation stay queued for later expectations.
 """
 import json
@@ -86,7 +90,21 @@ def substitute(value, mapping):
     if isinstance(value, list):
         return [substitute(v, mapping) for v in value]
     if isinstance(value, dict):
-        return {k: substitute(v, mapping) for k, v in value.items()}
+        return {substitute(k, mapping): substitute(v, mapping) for k, v in value.items()}
+    return value
+
+
+def resolve_saved(value, saved):
+    if isinstance(value, str) and value.startswith("$saved:"):
+        parts = value[len("$saved:"):].split(".")
+        cur = saved[parts[0]]
+        for p in parts[1:]:
+            cur = cur[int(p)] if isinstance(cur, list) else cur[p]
+        return cur
+    if isinstance(value, list):
+        return [resolve_saved(v, saved) for v in value]
+    if isinstance(value, dict):
+        return {k: resolve_saved(v, saved) for k, v in value.items()}
     return value
 
 
@@ -107,6 +125,7 @@ def run(binary: str, path: str) -> str:
     stderr_lines = []
     threading.Thread(target=lambda: stderr_lines.extend(proc.stderr), daemon=True).start()
     pending = []
+    saved = {}
     eof = False
 
     def next_message(deadline):
@@ -123,7 +142,7 @@ def run(binary: str, path: str) -> str:
 
     try:
         for i, step in enumerate(spec["steps"]):
-            step = substitute(step, mapping)
+            step = resolve_saved(substitute(step, mapping), saved)
             where = f"step {i + 1}"
             if "send" in step:
                 proc.stdin.write(frame(json.dumps(step["send"]).encode("utf-8")))
@@ -141,7 +160,7 @@ def run(binary: str, path: str) -> str:
                     m = next_message(deadline)
                     if m == "timeout" or m is None:
                         return (f"{where}: expected {json.dumps(step['expect'])}\n  got instead: " +
-                                "\n  ".join(json.dumps(p)[:400] for p in pending[-8:]) +
+                                "\n  ".join(json.dumps(p)[:int(os.environ.get("TRANSCRIPT_SHOW", "400"))] for p in pending[-8:]) +
                                 ("\n  (server closed stdout)" if m is None else ""))
                     if matches(m, step["expect"]):
                         found = m
@@ -149,6 +168,28 @@ def run(binary: str, path: str) -> str:
                         pending.append(m)
                 if found in pending:
                     pending.remove(found)
+                if "save_as" in step:
+                    saved[step["save_as"]] = found
+            elif "reply_to" in step:
+                want = dict(step["reply_to"])
+                is_request = lambda m: isinstance(m, dict) and "id" in m and "method" in m and matches(m, want)
+                found = next((m for m in pending if is_request(m)), None)
+                deadline = time.time() + TIMEOUT
+                while found is None:
+                    m = next_message(deadline)
+                    if m == "timeout" or m is None:
+                        return f"{where}: no server request like {json.dumps(want)}"
+                    if is_request(m):
+                        found = m
+                    else:
+                        pending.append(m)
+                if found in pending:
+                    pending.remove(found)
+                if "save_as" in step:
+                    saved[step["save_as"]] = found
+                answer = {"jsonrpc": "2.0", "id": found["id"], "result": step.get("result")}
+                proc.stdin.write(frame(json.dumps(answer).encode("utf-8")))
+                proc.stdin.flush()
             elif "expect_not" in step:
                 if any(matches(m, step["expect_not"]) for m in pending):
                     return f"{where}: unexpected {json.dumps(step['expect_not'])}"
