@@ -28,7 +28,7 @@ LineMark mark_of(const Layout& layout, uint32_t line) {
 std::vector<std::pair<uint32_t, LineMark>> marked_lines(const Layout& layout, const Analysis& a) {
   std::vector<std::pair<uint32_t, LineMark>> out;
   std::set<uint32_t> strings;
-  if (a.tree) strings = string_interior_lines(ts_tree_root_node(a.tree.get()));
+  if (TreePtr tree = own_copy(a.tree)) strings = string_interior_lines(ts_tree_root_node(tree.get()));
   for (uint32_t l = 0; l < layout.source().line_count(); ++l) {
     if (strings.count(l)) continue;
     LineMark m = mark_of(layout, l);
