@@ -1,7 +1,9 @@
 // analysis <-> LSP conversions.
 #include "convert.h"
 
+#include <algorithm>
 #include <cctype>
+#include <map>
 #include <stdexcept>
 
 namespace msprobe::server {
@@ -80,6 +82,69 @@ json to_diagnostic(const SourceText& src, const analysis::Finding& f, const Conv
   }
   d["data"] = {{"version", o.version}, {"fixes", fixes}};
   return d;
+}
+
+bool replaces_code(const json& text_edits) {
+  if (!text_edits.is_array()) return false;
+  for (const json& e : text_edits) {
+    if (!e.is_object() || !e.contains("range")) continue;
+    if (e["range"].value("start", json::object()) != e["range"].value("end", json::object())) return true;
+  }
+  return false;
+}
+
+json make_workspace_edit(const std::vector<LspEditGroup>& groups, const EditOptions& o) {
+  bool annotate = o.document_changes && o.change_annotations;
+  json edits = json::array();
+  json annotations = json::object();
+  std::map<std::string, std::string> ids;  // one annotation per label, even when its edits are not adjacent
+  for (const LspEditGroup& group : groups) {
+    if (!group.edits.is_array() || group.edits.empty()) continue;
+    auto [it, added] = ids.emplace(group.label, "msprobe." + std::to_string(ids.size()));
+    const std::string& id = it->second;
+    if (annotate && added) {
+      annotations[id] = {{"label", group.label}, {"needsConfirmation", group.needs_confirmation}};
+    }
+    for (json e : group.edits) {
+      if (annotate) e["annotationId"] = id;
+      edits.push_back(std::move(e));
+    }
+  }
+  if (!o.document_changes) return {{"changes", {{o.uri, edits}}}};
+  json out{{"documentChanges", json::array({{{"textDocument", {{"uri", o.uri}, {"version", o.version ? json(*o.version) : json(nullptr)}}}, {"edits", edits}}})}};
+  if (annotate && !annotations.empty()) out["changeAnnotations"] = annotations;
+  return out;
+}
+
+std::vector<LspEditGroup> to_lsp_groups(const SourceText& src, const std::vector<analysis::EditGroup>& groups,
+                                        Encoding enc) {
+  // Position order across groups: an insertion sorts before a replacement at
+  // the same byte, and equal positions keep their group order.
+  struct Item {
+    const analysis::Edit* edit;
+    std::size_t group;
+  };
+  std::vector<Item> items;
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    for (const auto& e : groups[g].edits) items.push_back({&e, g});
+  }
+  std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
+    if (a.edit->range.start != b.edit->range.start) return a.edit->range.start < b.edit->range.start;
+    return a.edit->range.end == a.edit->range.start && b.edit->range.end != b.edit->range.start;
+  });
+  // LSP applies same-position insertions in array order, so the groups are
+  // emitted as consecutive runs that keep the global order.
+  std::vector<LspEditGroup> out;
+  for (const Item& it : items) {
+    const analysis::EditGroup& g = groups[it.group];
+    if (out.empty() || out.back().label != g.label) out.push_back({g.label, g.needs_confirmation, json::array()});
+    out.back().edits.push_back({{"range", to_range(src, it.edit->range, enc)}, {"newText", it.edit->text}});
+  }
+  return out;
+}
+
+json to_workspace_edit(const SourceText& src, const std::vector<analysis::EditGroup>& groups, const EditOptions& o) {
+  return make_workspace_edit(to_lsp_groups(src, groups, o.encoding), o);
 }
 
 std::string rule_markdown(const analysis::RuleMeta& meta) {

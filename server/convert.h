@@ -4,9 +4,11 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "msprobe/analysis/finding.h"
+#include "msprobe/analysis/instrument.h"
 #include "msprobe/analysis/rule.h"
 #include "msprobe/analysis/source.h"
 
@@ -31,6 +33,36 @@ analysis::ByteRange from_range(const analysis::SourceText& src, const json& rang
 std::string rule_anchor(std::string_view code);  // "msp101"
 json to_diagnostic(const analysis::SourceText& src, const analysis::Finding& f, const ConvertOptions& o);
 json to_text_edits(const analysis::SourceText& src, const std::vector<analysis::Edit>& edits, analysis::Encoding enc);
+// How a WorkspaceEdit is shaped for this client.
+struct EditOptions {
+  analysis::Encoding encoding = analysis::Encoding::Utf16;
+  std::string uri;
+  std::optional<int> version;       // null for a file that is not open
+  bool document_changes = false;    // versioned TextDocumentEdit instead of `changes`
+  bool change_annotations = false;  // labelled AnnotatedTextEdits (needs document_changes)
+};
+
+// Edits already in LSP form (TextEdit[]), under one label.
+struct LspEditGroup {
+  std::string label;
+  bool needs_confirmation = false;
+  json edits = json::array();
+};
+
+// A WorkspaceEdit for one document. Edits keep their order (insertions at the
+// same position appear in array order, as the spec says); with annotations
+// each group becomes one changeAnnotation.
+json make_workspace_edit(const std::vector<LspEditGroup>& groups, const EditOptions& o);
+// The dump-point groups of analysis/instrument, in position order.
+json to_workspace_edit(const analysis::SourceText& src, const std::vector<analysis::EditGroup>& groups,
+                       const EditOptions& o);
+// The groups with their edits in LSP form, in position order across groups.
+std::vector<LspEditGroup> to_lsp_groups(const analysis::SourceText& src, const std::vector<analysis::EditGroup>& groups,
+                                        analysis::Encoding enc);
+// A fix replaces or deletes code (needs confirmation) unless every edit is an
+// insertion (an empty range).
+bool replaces_code(const json& text_edits);
+
 // Markdown for a rule: title, summary, docs.
 std::string rule_markdown(const analysis::RuleMeta& meta);
 

@@ -33,6 +33,8 @@ struct RequestError : std::runtime_error {
   ErrorCode code;
 };
 
+struct DumpOffer;
+
 // The client capabilities the server uses.
 struct ClientCaps {
   bool utf8 = false;
@@ -162,6 +164,14 @@ class LanguageServer {
   void on_config_hover(Call& c);
   void add_config_actions(const Document& doc, const json& diagnostic, json& actions);
   json config_info() const;
+  // dump-point actions and commands (handlers/code_action.cpp, handlers/commands_dump.cpp)
+  EditOptions edit_options(const std::string& uri, std::optional<int> version) const;
+  std::string dump_config_path(const std::string& script_path) const;
+  json quick_fixes(const Document& doc, const json& diagnostics) const;
+  json dump_action(const DumpOffer& offer, const std::string& uri, const std::string& path,
+                   const AnalysisSnapshot& snap) const;
+  void execute_dump_command(Call& c, const std::string& command, const json& arg);
+  void vllm_ascend_flags_command(Call& c, const json& arg);
 
   asio::io_context& io_;
   Transport& transport_;

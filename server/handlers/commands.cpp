@@ -4,7 +4,9 @@
 namespace msprobe::server {
 
 extern const std::vector<std::string> kServerCommands;
-const std::vector<std::string> kServerCommands = {"msprobe.showInfo", "msprobe.generateConfig", "msprobe.checkDump"};
+const std::vector<std::string> kServerCommands = {"msprobe.showInfo",   "msprobe.generateConfig", "msprobe.checkDump",
+                                                   "msprobe.enableDump", "msprobe.disableDump",    "msprobe.removeDump",
+                                                   "msprobe.vllmAscendFlags"};
 
 json LanguageServer::show_info() const {
   json rules = json::array();
@@ -37,6 +39,11 @@ void LanguageServer::on_execute_command(Call& c) {
   if (command == "msprobe.showInfo") return c.reply(show_info());
   if (command == "msprobe.generateConfig") return generate_config(c);
   if (command == "msprobe.checkDump") return check_dump(c);
+  json args = c.params.value("arguments", json::array());
+  json arg = args.is_array() && !args.empty() ? args[0] : json::object();
+  if (command == "msprobe.enableDump" || command == "msprobe.disableDump" || command == "msprobe.removeDump")
+    return execute_dump_command(c, command, arg);
+  if (command == "msprobe.vllmAscendFlags") return vllm_ascend_flags_command(c, arg);
   throw RequestError(ErrorCode::InvalidParams, "unknown command: " + command);
 }
 

@@ -30,7 +30,9 @@ A transcript (tests/lsp/*.json) is {"description", "args"?, "files"?, "steps"}; 
 "$TESTS" is replaced with the tests/ folder. "env" in the spec adds environment variables for
 the server. "files" entries whose name ends in "!x" are written executable (the suffix is dropped).
 Lists match with {"$contains": [...]} and/or {"$none": [...]}.
-Strings "$ROOT_URI" and "$ROOT" are replaced with a temporary workspace folder.
+Strings "$ROOT_URI" and "$ROOT" are replaced with a temporary workspace folder; a string
+"$saved:NAME.key.0.key" is replaced by that part of a saved message (any JSON value), kept by
+{"expect": SUBSET, "save_as": NAME} or {"reply_to": SUBSET, ..., "save_as": NAME}.
 Messages that do not match an expectation stay queued for later expectations.
 Every outgoing message must be valid UTF-8 JSON, and stdout must hold nothing but
 framed messages (no log text). A transcript fails if the server
@@ -188,6 +190,20 @@ def apply_workspace_edit(edit) -> (bool, str):
     return True, ""
 
 
+def resolve_saved(value, saved):
+    if isinstance(value, str) and value.startswith("$saved:"):
+        parts = value[len("$saved:"):].split(".")
+        cur = saved[parts[0]]
+        for p in parts[1:]:
+            cur = cur[int(p)] if isinstance(cur, list) else cur[p]
+        return cur
+    if isinstance(value, list):
+        return [resolve_saved(v, saved) for v in value]
+    if isinstance(value, dict):
+        return {k: resolve_saved(v, saved) for k, v in value.items()}
+    return value
+
+
 def run(binary: str, path: str) -> str:
     with open(path, encoding="utf-8") as f:
         spec = json.load(f)
@@ -258,10 +274,11 @@ def run(binary: str, path: str) -> str:
 
 def run_steps(spec, mapping, proc, pending, next_message, write, stderr_text) -> str:
     root = mapping["$ROOT"]
+    saved = {}
     exit_expected = False
     step_start = time.time()
     for i, step in enumerate(spec["steps"]):
-        step = substitute(step, mapping)
+        step = resolve_saved(substitute(step, mapping), saved)
         where = f"step {i + 1}"
         if "expect" not in step:
             step_start = time.time()
@@ -295,6 +312,8 @@ def run_steps(spec, mapping, proc, pending, next_message, write, stderr_text) ->
                     pending.append(m)
             if found in pending:
                 pending.remove(found)
+            if "save_as" in step:
+                saved[step["save_as"]] = found
             if step.get("apply"):
                 ok, why = apply_workspace_edit(found["params"]["edit"])
                 answer = {"applied": ok}
@@ -352,6 +371,8 @@ def run_steps(spec, mapping, proc, pending, next_message, write, stderr_text) ->
                     pending.append(m)
             if found in pending:
                 pending.remove(found)
+            if "save_as" in step:
+                saved[step["save_as"]] = found
             if "within_ms" in step:
                 took = (time.time() - step_start) * 1000
                 if took > step["within_ms"] * TIME_SCALE:

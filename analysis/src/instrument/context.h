@@ -12,16 +12,24 @@
 namespace msprobe::analysis::instrument {
 
 // Facts the enable edits are computed from, shared with the vLLM runner.
+// A copy of a tree for this thread: the server's analysis worker may be
+// editing its own copy of the same tree meanwhile (tree-sitter shares
+// subtrees between copies and copies on write).
+inline TreePtr own_copy(const TreePtr& tree) {
+  return tree ? TreePtr(ts_tree_copy(tree.get()), TreeDeleter{}) : nullptr;
+}
+
 struct EnableContext {
   const SourceText& src;
   const Analysis& analysis;
   const FileFacts& f;
   Layout layout;
+  TreePtr tree;
   TSNode root;
   std::vector<DumpStatement> dumps;
 
   EnableContext(const SourceText& s, const Analysis& a)
-      : src(s), analysis(a), f(a.facts), layout(s, a.facts), root(ts_tree_root_node(a.tree.get())),
+      : src(s), analysis(a), f(a.facts), layout(s, a.facts), tree(own_copy(a.tree)), root(ts_tree_root_node(tree.get())),
         dumps(dump_statements(layout, a.facts)) {}
 
   const DumpStatement* dump_at(TSNode n) const {

@@ -17,7 +17,8 @@ enum class LineMark { None, Disabled, Placeholder };
 
 LineMark mark_of(const Layout& layout, uint32_t line) {
   std::string_view t = layout.source().line_text(line);
-  t.remove_prefix(layout.indent_of(line).size());
+  t.remove_prefix(layout.bom_len(line));
+  t.remove_prefix(std::min(t.size(), layout.indent_of(line).size()));
   if (starts_with(t, kDisabledPrefix)) return LineMark::Disabled;
   if (t == kDisabledPlaceholder) return LineMark::Placeholder;
   return LineMark::None;
@@ -27,7 +28,7 @@ LineMark mark_of(const Layout& layout, uint32_t line) {
 std::vector<std::pair<uint32_t, LineMark>> marked_lines(const Layout& layout, const Analysis& a) {
   std::vector<std::pair<uint32_t, LineMark>> out;
   std::set<uint32_t> strings;
-  if (a.tree) strings = string_interior_lines(ts_tree_root_node(a.tree.get()));
+  if (TreePtr tree = own_copy(a.tree)) strings = string_interior_lines(ts_tree_root_node(tree.get()));
   for (uint32_t l = 0; l < layout.source().line_count(); ++l) {
     if (strings.count(l)) continue;
     LineMark m = mark_of(layout, l);
@@ -87,7 +88,7 @@ InstrumentResult disable_dump(const SourceText& src, const Analysis& a) {
     placeholders.push_back(c.layout.lines_before(line, c.layout.indent_of(line), {std::string(kDisabledPlaceholder)}));
   }
   for (uint32_t l : commented) {
-    auto at = static_cast<uint32_t>(src.line_start(l) + c.layout.indent_of(l).size());
+    auto at = static_cast<uint32_t>(src.line_start(l) + c.layout.bom_len(l) + c.layout.indent_of(l).size());
     g.edits.push_back({{at, at}, std::string(kDisabledPrefix)});
   }
   for (Edit& e : placeholders) g.edits.push_back(std::move(e));
@@ -108,7 +109,7 @@ InstrumentResult reenable_dump(const SourceText& src, const Analysis& a) {
       placeholders.insert(line);
       continue;
     }
-    auto at = static_cast<uint32_t>(src.line_start(line) + layout.indent_of(line).size());
+    auto at = static_cast<uint32_t>(src.line_start(line) + layout.bom_len(line) + layout.indent_of(line).size());
     g.edits.push_back({{at, static_cast<uint32_t>(at + kDisabledPrefix.size())}, ""});
     ++n;
   }
@@ -127,6 +128,7 @@ InstrumentResult remove_dump(const SourceText& src, const Analysis& a) {
   std::set<uint32_t> deleted;
   std::set<int> gone;  // statement indexes that disappear
   std::vector<Edit> edits;
+  std::vector<ByteRange> inline_deletions;
 
   for (const DumpStatement& d : c.dumps) {
     if (d.mixed_import) {
@@ -143,26 +145,36 @@ InstrumentResult remove_dump(const SourceText& src, const Analysis& a) {
       for (uint32_t l = d.first_line; l <= d.last_line; ++l) deleted.insert(l);
       continue;
     }
-    // Shares its line: take the statement and one `;` separator with it.
+    // Shares its line: take the statement and one `;` separator with it,
+    // preferably the one before it.
     std::string_view text = src.view();
+    std::size_t before = d.range.start;
+    while (before > 0 && (text[before - 1] == ' ' || text[before - 1] == '\t')) --before;
+    if (before > 0 && text[before - 1] == ';') {
+      inline_deletions.push_back({static_cast<uint32_t>(before - 1), d.range.end});
+      continue;
+    }
     std::size_t after = d.range.end;
     while (after < text.size() && (text[after] == ' ' || text[after] == '\t')) ++after;
     if (after < text.size() && text[after] == ';') {
       ++after;
       while (after < text.size() && (text[after] == ' ' || text[after] == '\t')) ++after;
-      edits.push_back({{d.range.start, static_cast<uint32_t>(after)}, ""});
-      continue;
-    }
-    std::size_t before = d.range.start;
-    while (before > 0 && (text[before - 1] == ' ' || text[before - 1] == '\t')) --before;
-    if (before > 0 && text[before - 1] == ';') {
-      edits.push_back({{static_cast<uint32_t>(before - 1), d.range.end}, ""});
+      inline_deletions.push_back({d.range.start, static_cast<uint32_t>(after)});
       continue;
     }
     gone.erase(d.statement);
     edits.push_back({d.range, "pass"});  // the only statement after a `:`
   }
   for (auto [line, mark] : marked_lines(layout, a)) deleted.insert(line);
+  // Deletions on one line may touch (`a; dbg.stop(); dbg.step()`): merge them.
+  std::sort(inline_deletions.begin(), inline_deletions.end(),
+            [](ByteRange x, ByteRange y) { return x.start < y.start; });
+  for (std::size_t i = 0; i < inline_deletions.size(); ++i) {
+    ByteRange span = inline_deletions[i];
+    while (i + 1 < inline_deletions.size() && inline_deletions[i + 1].start <= span.end)
+      span.end = std::max(span.end, inline_deletions[++i].end);
+    edits.push_back({span, ""});
+  }
 
   // try/finally blocks whose finally holds only the dump: unwrap them.
   std::set<uint32_t> strings = string_interior_lines(c.root);

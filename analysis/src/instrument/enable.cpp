@@ -163,6 +163,19 @@ bool assigned_from_llm(const FileFacts& f, const std::string& name) {
   return false;
 }
 
+std::optional<DumpPlan> choose_plan(const SourceText& src, const FileFacts& f, std::optional<uint32_t> loop_line) {
+  std::optional<DumpPlan> plan = plan_dump(src, f, loop_line);
+  if (!plan && !loop_line) {
+    // No train or inference loop: an evaluation or warm-up loop is the one that runs the model.
+    for (LoopRole want : {LoopRole::Eval, LoopRole::Warmup}) {
+      for (std::size_t i = 0; i < f.loop_info.size() && !plan; ++i) {
+        if (f.loop_info[i].role == want) plan = plan_for_loop(src, f, static_cast<int>(i));
+      }
+    }
+  }
+  return plan;
+}
+
 struct Insertion {
   TSNode stmt;
   bool after = false;  // after the statement's last line, else before its first
@@ -176,15 +189,7 @@ InstrumentResult enable_dump(const SourceText& src, const Analysis& a, const Ins
   if (std::string why = parse_refusal(a); !why.empty()) return r.error = why, r;
   const FileFacts& f = a.facts;
   if (std::string why = scenario_refusal(f); !why.empty()) return r.error = why, r;
-  std::optional<DumpPlan> plan = plan_dump(src, f, opts.loop_line);
-  if (!plan && !opts.loop_line) {
-    // No train or inference loop: an evaluation or warm-up loop is the one that runs the model.
-    for (LoopRole want : {LoopRole::Eval, LoopRole::Warmup}) {
-      for (std::size_t i = 0; i < f.loop_info.size() && !plan; ++i) {
-        if (f.loop_info[i].role == want) plan = plan_for_loop(src, f, static_cast<int>(i));
-      }
-    }
-  }
+  std::optional<DumpPlan> plan = choose_plan(src, f, opts.loop_line);
   if (!plan) {
     r.error = opts.loop_line ? "no training or inference loop starts at line " + std::to_string(*opts.loop_line + 1)
                              : "no training or inference loop found";
@@ -421,6 +426,21 @@ InstrumentResult enable_dump(const SourceText& src, const Analysis& a, const Ins
   if (model.empty() && !start_in_loop)
     r.notes.push_back("start() has no model: fine for level L1; L0/mix need start(model=<the nn.Module>)");
   return r;
+}
+
+std::optional<uint32_t> default_dump_loop(const SourceText& src, const Analysis& a) {
+  if (!parse_refusal(a).empty() || !scenario_refusal(a.facts).empty()) return std::nullopt;
+  std::optional<DumpPlan> plan = choose_plan(src, a.facts, std::nullopt);
+  if (!plan) return std::nullopt;
+  return a.facts.loops[static_cast<std::size_t>(plan->loop)].line;
+}
+
+std::vector<std::pair<uint32_t, uint32_t>> dump_statement_lines(const SourceText& src, const Analysis& a) {
+  std::vector<std::pair<uint32_t, uint32_t>> out;
+  if (!a.tree) return out;
+  Layout layout(src, a.facts);
+  for (const DumpStatement& d : dump_statements(layout, a.facts)) out.push_back({d.first_line, d.last_line});
+  return out;
 }
 
 std::vector<DumpTarget> dump_targets(const SourceText& src, const Analysis& a) {

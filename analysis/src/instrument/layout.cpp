@@ -48,9 +48,17 @@ std::size_t Layout::after_line(uint32_t line) const {
   return src_.line_start(line + 1);
 }
 
+std::size_t Layout::bom_len(uint32_t line) const {
+  return line == 0 && starts_with(src_.view(), "\xEF\xBB\xBF") ? 3 : 0;
+}
+
 bool Layout::starts_line(std::size_t offset) const {
   uint32_t line = src_.line_of(offset);
-  return src_.line_start(line) + indent_of(line).size() >= offset;
+  std::size_t start = src_.line_start(line) + bom_len(line);
+  std::string_view t = src_.view().substr(start, src_.line_end(line) - start);
+  std::size_t n = 0;
+  while (n < t.size() && is_space(t[n])) ++n;
+  return start + n >= offset;
 }
 
 bool Layout::ends_line(std::size_t offset) const {
@@ -66,8 +74,7 @@ bool Layout::owns_lines(ByteRange r) const { return starts_line(r.start) && ends
 Edit Layout::lines_before(uint32_t line, std::string_view indent, const std::vector<std::string>& lines) const {
   std::string text;
   for (const std::string& l : lines) text += std::string(indent) + l + eol_;
-  std::size_t at = src_.line_start(line);
-  if (line == 0 && starts_with(src_.view(), "\xEF\xBB\xBF")) at = 3;  // after the BOM
+  std::size_t at = src_.line_start(line) + bom_len(line);
   return {{static_cast<uint32_t>(at), static_cast<uint32_t>(at)}, text};
 }
 
@@ -85,8 +92,9 @@ Edit Layout::lines_after(uint32_t line, std::string_view indent, const std::vect
 
 Edit Layout::delete_lines(uint32_t first, uint32_t last) const {
   std::size_t end = after_line(last);
-  if (end != kNoOffset) return {{static_cast<uint32_t>(src_.line_start(first)), static_cast<uint32_t>(end)}, ""};
-  std::size_t start = first == 0 ? 0 : src_.line_end(first - 1);
+  std::size_t begin = src_.line_start(first) + bom_len(first);  // a BOM stays where it is
+  if (end != kNoOffset) return {{static_cast<uint32_t>(begin), static_cast<uint32_t>(end)}, ""};
+  std::size_t start = first == 0 ? begin : src_.line_end(first - 1);
   return {{static_cast<uint32_t>(start), static_cast<uint32_t>(src_.size())}, ""};
 }
 

@@ -32,7 +32,9 @@ class Layout {
   // Where the line after `line` starts; kNoOffset when `line` is the last line
   // of a file that does not end with a line break.
   std::size_t after_line(uint32_t line) const;
-  // Only indentation before `offset` on its line.
+  // 3 on the first line of a file that starts with a UTF-8 BOM, else 0.
+  std::size_t bom_len(uint32_t line) const;
+  // Only indentation (and a BOM) before `offset` on its line.
   bool starts_line(std::size_t offset) const;
   // Only whitespace or a comment after `offset` on its line.
   bool ends_line(std::size_t offset) const;

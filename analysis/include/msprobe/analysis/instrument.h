@@ -61,6 +61,14 @@ struct DumpTarget {
 // the PyTorch dump (MindSpore, graph mode, verl, a vLLM runner).
 std::vector<DumpTarget> dump_targets(const SourceText& source, const Analysis& analysis);
 
+// The header line of the loop enable_dump picks without a loop_line: the
+// first train loop, else the first inference loop, else an eval or warm-up one.
+std::optional<uint32_t> default_dump_loop(const SourceText& source, const Analysis& analysis);
+
+// First and last line of each active dump statement (import, seed_all,
+// construction, calls on the debugger), in source order.
+std::vector<std::pair<uint32_t, uint32_t>> dump_statement_lines(const SourceText& source, const Analysis& analysis);
+
 // Why the PyTorch loop dump does not apply to this file, or "" when it does.
 std::string scenario_refusal(const FileFacts& facts);
 
