@@ -88,8 +88,9 @@ json LanguageServer::quick_fixes(const Document& doc, const json& diagnostics) c
 void LanguageServer::on_code_action(Call& c) {
   Document& doc = require_document(c.params);
   json context = c.params.value("context", json::object());
-  json only = context.is_object() ? context.value("only", json()) : json();
-  json diagnostics = context.is_object() ? context.value("diagnostics", json::array()) : json::array();
+  if (!context.is_object()) throw std::invalid_argument("codeAction needs a 'context' object");
+  json only = context.value("only", json());
+  json diagnostics = context.value("diagnostics", json::array());
   analysis::ByteRange sel{0, 0};
   if (c.params.contains("range")) sel = from_range(doc.text, c.params["range"], encoding_);
 
@@ -194,7 +195,7 @@ void LanguageServer::on_code_lens(Call& c) {
     for (const analysis::DumpTarget& t : analysis::dump_targets(src, snap->result)) {
       if (t.complete) continue;
       lenses.push_back({{"range", to_range(src, t.header, encoding_)},
-                        {"command", {{"title", "msProbe: enable dump (" + std::string(analysis::to_string(t.role)) + ")"},
+                        {"command", {{"title", "msProbe: enable dump here (" + std::string(analysis::to_string(t.role)) + ")"},
                                      {"command", "msprobe.enableDump"},
                                      {"arguments", json::array({{{"uri", uri}, {"loopLine", t.line}}})}}}});
     }

@@ -129,7 +129,7 @@ def substitute(value, mapping):
     if isinstance(value, list):
         return [substitute(v, mapping) for v in value]
     if isinstance(value, dict):
-        return {k: substitute(v, mapping) for k, v in value.items()}
+        return {substitute(k, mapping): substitute(v, mapping) for k, v in value.items()}
     return value
 
 
@@ -305,7 +305,7 @@ def run_steps(spec, mapping, proc, pending, next_message, write, stderr_text) ->
                 m = next_message(deadline)
                 if m == "timeout" or m is None:
                     return (f"{where}: expected a request {json.dumps(want)}\n  got instead: " +
-                            "\n  ".join(json.dumps(p)[:400] for p in pending[-8:]))
+                            "\n  ".join(json.dumps(p)[:int(os.environ.get("TRANSCRIPT_SHOW", "400"))] for p in pending[-8:]))
                 if is_request(m):
                     found = m
                 else:
@@ -363,7 +363,7 @@ def run_steps(spec, mapping, proc, pending, next_message, write, stderr_text) ->
                 m = next_message(deadline)
                 if m == "timeout" or m is None:
                     return (f"{where}: expected {json.dumps(step['expect'])}\n  got instead: " +
-                            "\n  ".join(json.dumps(p)[:400] for p in pending[-8:]) +
+                            "\n  ".join(json.dumps(p)[:int(os.environ.get("TRANSCRIPT_SHOW", "400"))] for p in pending[-8:]) +
                             ("\n  (server closed stdout)" if m is None else ""))
                 if matches(m, step["expect"]):
                     found = m

@@ -96,8 +96,10 @@ local params = vim.lsp.util.make_range_params()
 params.range = { start = { line = loop_line, character = 0 }, ['end'] = { line = loop_line, character = 0 } }
 params.context = { diagnostics = {} }
 local actions = vim.lsp.buf_request_sync(bufnr, 'textDocument/codeAction', params, 5000)
+emit('ACTIONS-RAW ' .. vim.inspect(actions):gsub('\n', ' '):sub(1, 600))
 local chosen = nil
 for _, r in pairs(actions or {}) do
+  if r.err then emit('ACTION-ERROR ' .. vim.inspect(r.err)) end
   for _, a in ipairs(r.result or {}) do
     emit('ACTION ' .. a.title .. ' [' .. tostring(a.kind) .. ']')
     if not chosen and a.title:find('enable dump', 1, true) then chosen = a end
