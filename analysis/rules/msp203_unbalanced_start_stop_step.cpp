@@ -68,7 +68,7 @@ void check_start(const RuleContext& ctx, const DumpCallSites& sites, const Mspro
     out.related.push_back({e.range, "this " + exit_word(e) + " leaves without " + describe(g.missing)});
   }
   if (b.at_end.any()) {
-    parts.push_back(b.conditional_start ? "no " + describe(b.at_end) + " follows it in its " + where
+    parts.push_back(b.weak ? "no " + describe(b.at_end) + " follows it in its " + where
                                         : "the " + where + " ends without " + describe(b.at_end));
   }
   std::string list;
@@ -76,7 +76,7 @@ void check_start(const RuleContext& ctx, const DumpCallSites& sites, const Mspro
   out.message = u.receiver + ".start() is not closed on every path: " + list +
                 " (dump.json stays incomplete and the data stays in one step)";
   if (b.scope.loop >= 0) out.related.push_back({f.loops[static_cast<std::size_t>(b.scope.loop)].header, "the loop"});
-  if (!b.conditional_start) {
+  if (!b.weak) {
     if (auto edits = insert_missing_calls(ctx.source, f, b, u.receiver)) {
       Fix fix;
       fix.title = "Insert the missing stop()/step() on every exit path";
@@ -100,9 +100,10 @@ void check_stop_without_step(const RuleContext& ctx, const DumpCallSites& sites,
   if (c.statement < 0) return;
   StartScope scope = start_scope(f, c);
   for (const MsprobeUse& s : f.msprobe) {
-    if (s.kind == MsprobeKind::Start && s.call >= 0 &&
-        same_scope(start_scope(f, f.calls[static_cast<std::size_t>(s.call)]), scope))
-      return;  // the start() check speaks for this scope
+    if (s.kind != MsprobeKind::Start || s.call < 0) continue;
+    const Call& sc = f.calls[static_cast<std::size_t>(s.call)];
+    // A start() of the same scope, or earlier in the same function, is checked (and reported) itself.
+    if (same_scope(start_scope(f, sc), scope) || (sc.function == c.function && sc.range.start < c.range.start)) return;
   }
   const Statement& st = stmt(f, c.statement);
   for (int x : sites.step) {
@@ -137,6 +138,9 @@ void check_step_before_backward(const RuleContext& ctx, const MsprobeUse& u, Fin
     if (c.range.start < loop.body.start || c.range.end > loop.body.end || c.function != loop.function) continue;
     ByteRange first_backward = info.backward.front();
     if (c.range.start > first_backward.start) continue;
+    // Only a step() every iteration passes on its way to the backward (not one
+    // in a branch that leaves the iteration).
+    if (c.statement < 0 || !unconditional_in(f, c.statement, loop.body)) continue;
     Finding out;
     out.severity = Severity::Warning;
     out.range = c.range;

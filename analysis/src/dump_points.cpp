@@ -144,8 +144,9 @@ StartBalance balance_of_start(const FileFacts& f, const DumpCallSites& sites, co
     if (in_scope(x)) steps.push_back(x);
   }
   b.conditional_start = !unconditional_in(f, s_stmt, b.scope.block);
+  b.weak = b.conditional_start || (b.scope.loop < 0 && b.scope.function < 0);
   b.end_reachable = !block_ends_in_exit(f, b.scope.block);
-  if (b.conditional_start) {
+  if (b.weak) {
     // A start() under a condition is usually closed under the same one: ask
     // only that some stop()/step() follows it.
     b.at_end.stop = stops.empty();
