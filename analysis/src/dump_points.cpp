@@ -45,6 +45,36 @@ bool module_binds(const FileFacts& f, const std::string& name) {
   return false;
 }
 
+// An if/elif/else whose every branch (an else included) makes the call
+// counts as making it, so `if a: stop() else: stop()` closes the iteration.
+void add_branch_sites(const FileFacts& f, std::vector<int>& sites) {
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (std::size_t i = 0; i < f.statements.size(); ++i) {
+      int s = static_cast<int>(i);
+      if (f.statements[i].type != "if_statement" || std::find(sites.begin(), sites.end(), s) != sites.end()) continue;
+      std::vector<ByteRange> branches;
+      bool has_else = false;
+      for (const Statement& st : f.statements) {
+        if (st.parent_block_owner != s) continue;
+        if (st.block_clause == "else_clause") has_else = true;
+        if (std::find(branches.begin(), branches.end(), st.block) == branches.end()) branches.push_back(st.block);
+      }
+      if (!has_else || branches.empty()) continue;
+      bool all = std::all_of(branches.begin(), branches.end(), [&](ByteRange b) {
+        return std::any_of(sites.begin(), sites.end(), [&](int x) {
+          return inside(stmt(f, x).range, b) && runs_at_block_end(f, x, b);
+        });
+      });
+      if (all) {
+        sites.push_back(s);
+        changed = true;
+      }
+    }
+  }
+  std::sort(sites.begin(), sites.end());
+}
+
 }  // namespace
 
 bool is_pytorch_use(const FileFacts& f, const MsprobeUse& u) {
@@ -103,6 +133,7 @@ DumpCallSites dump_call_sites(const FileFacts& f) {
   for (auto* v : {&s.stop, &s.step}) {
     std::sort(v->begin(), v->end());
     v->erase(std::unique(v->begin(), v->end()), v->end());
+    add_branch_sites(f, *v);
   }
   return s;
 }
