@@ -93,17 +93,20 @@ void check_start(const RuleContext& ctx, const DumpCallSites& sites, const Mspro
 
 bool same_scope(const StartScope& a, const StartScope& b) { return a.block == b.block; }
 
-void check_stop_without_step(const RuleContext& ctx, const DumpCallSites& sites, const MsprobeUse& u,
-                             FindingSink& sink) {
+struct StartInfo {
+  const Call* call;
+  StartScope scope;
+};
+
+void check_stop_without_step(const RuleContext& ctx, const DumpCallSites& sites, const std::vector<StartInfo>& starts,
+                             const MsprobeUse& u, FindingSink& sink) {
   const FileFacts& f = ctx.facts;
   const Call& c = f.calls[static_cast<std::size_t>(u.call)];
   if (c.statement < 0) return;
   StartScope scope = start_scope(f, c);
-  for (const MsprobeUse& s : f.msprobe) {
-    if (s.kind != MsprobeKind::Start || s.call < 0) continue;
-    const Call& sc = f.calls[static_cast<std::size_t>(s.call)];
+  for (const StartInfo& s : starts) {
     // A start() of the same scope, or earlier in the same function, is checked (and reported) itself.
-    if (same_scope(start_scope(f, sc), scope) || (sc.function == c.function && sc.range.start < c.range.start)) return;
+    if (same_scope(s.scope, scope) || (s.call->function == c.function && s.call->range.start < c.range.start)) return;
   }
   const Statement& st = stmt(f, c.statement);
   for (int x : sites.step) {
@@ -174,13 +177,20 @@ void check_step_before_backward(const RuleContext& ctx, const MsprobeUse& u, Fin
 void check(const RuleContext& ctx, FindingSink& sink) {
   const FileFacts& f = ctx.facts;
   DumpCallSites sites = dump_call_sites(f);
+  std::vector<StartInfo> starts;
+  for (const MsprobeUse& u : f.msprobe) {
+    if (u.kind == MsprobeKind::Start && u.call >= 0) {
+      const Call& c = f.calls[static_cast<std::size_t>(u.call)];
+      starts.push_back({&c, start_scope(f, c)});
+    }
+  }
   for (const MsprobeUse& u : f.msprobe) {
     if (u.call < 0) continue;
     const Call& c = f.calls[static_cast<std::size_t>(u.call)];
     if (is_runner_execute_model(f, c.function)) continue;  // MSP502
     if (u.kind == MsprobeKind::Start) check_start(ctx, sites, u, sink);
     else if (u.kind == MsprobeKind::Stop || u.kind == MsprobeKind::ForwardBackwardDumpEnd)
-      check_stop_without_step(ctx, sites, u, sink);
+      check_stop_without_step(ctx, sites, starts, u, sink);
     else if (u.kind == MsprobeKind::Step)
       check_step_before_backward(ctx, u, sink);
   }

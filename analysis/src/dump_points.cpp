@@ -16,7 +16,7 @@ bool inside(ByteRange inner, ByteRange outer) { return inner.start >= outer.star
 
 // Functions of the file that make a call of `kinds` (directly or through
 // each other), so that calling them counts as making it.
-std::set<int> functions_making(const FileFacts& f, std::initializer_list<MsprobeKind> kinds) {
+std::set<int> functions_making(const FileFacts& f, const CallGraph& graph, std::initializer_list<MsprobeKind> kinds) {
   std::set<int> fns;
   for (const MsprobeUse& u : f.msprobe) {
     if (u.call < 0 || std::find(kinds.begin(), kinds.end(), u.kind) == kinds.end()) continue;
@@ -24,9 +24,10 @@ std::set<int> functions_making(const FileFacts& f, std::initializer_list<Msprobe
     if (fn >= 0) fns.insert(fn);
   }
   for (int round = 0; round < 2; ++round) {
-    for (const Call& c : f.calls) {
+    for (std::size_t i = 0; i < f.calls.size(); ++i) {
+      const Call& c = f.calls[i];
       if (c.function < 0) continue;
-      int callee = called_function(f, c);
+      int callee = graph.target(static_cast<int>(i));
       if (callee >= 0 && callee != c.function && fns.count(callee)) fns.insert(c.function);
     }
   }
@@ -122,10 +123,12 @@ DumpCallSites dump_call_sites(const FileFacts& f) {
     if (u.kind == MsprobeKind::Stop || u.kind == MsprobeKind::ForwardBackwardDumpEnd) s.stop.push_back(st);
     if (u.kind == MsprobeKind::Step) s.step.push_back(st);
   }
-  std::set<int> stoppers = functions_making(f, {MsprobeKind::Stop, MsprobeKind::ForwardBackwardDumpEnd});
-  std::set<int> steppers = functions_making(f, {MsprobeKind::Step});
-  for (const Call& c : f.calls) {
-    int callee = called_function(f, c);
+  CallGraph graph(f);
+  std::set<int> stoppers = functions_making(f, graph, {MsprobeKind::Stop, MsprobeKind::ForwardBackwardDumpEnd});
+  std::set<int> steppers = functions_making(f, graph, {MsprobeKind::Step});
+  for (std::size_t i = 0; i < f.calls.size(); ++i) {
+    const Call& c = f.calls[i];
+    int callee = graph.target(static_cast<int>(i));
     if (callee < 0 || c.statement < 0 || callee == c.function) continue;
     if (stoppers.count(callee)) s.stop.push_back(c.statement);
     if (steppers.count(callee)) s.step.push_back(c.statement);
@@ -145,8 +148,13 @@ StartScope start_scope(const FileFacts& f, const Call& start) {
     s.loop = start.loop;
     s.function = l.function;
     s.block = l.body;
-    for (std::size_t i = 0; i < f.statements.size(); ++i) {
-      if (f.statements[i].range == l.range) s.loop_stmt = static_cast<int>(i);
+    // The loop statement owns the blocks of its body statements.
+    if (l.body_first_stmt < f.statements.size()) s.loop_stmt = f.statements[l.body_first_stmt].parent_block_owner;
+    if (s.loop_stmt < 0 || !(stmt(f, s.loop_stmt).range == l.range)) {
+      s.loop_stmt = -1;
+      for (std::size_t i = 0; i < f.statements.size() && s.loop_stmt < 0; ++i) {
+        if (f.statements[i].range == l.range) s.loop_stmt = static_cast<int>(i);
+      }
     }
   } else if (start.function >= 0) {
     s.function = start.function;
