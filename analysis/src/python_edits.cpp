@@ -291,6 +291,12 @@ std::vector<std::string> names_bound(const SourceText& src, const FileFacts& f, 
   for (const ClassDef& c : f.classes) {
     if (inside(c.range, st.range)) out.push_back(c.name);
   }
+  // `global x` / `nonlocal x` fix where x lives: nothing binding x may move above them.
+  if (st.type == "global_statement" || st.type == "nonlocal_statement") {
+    std::string_view text = src.view().substr(st.range.start, st.range.end - st.range.start);
+    std::vector<std::string> words = names_read(text.substr(text.find(' ') == std::string_view::npos ? 0 : text.find(' ')));
+    out.insert(out.end(), words.begin(), words.end());
+  }
   static const std::regex kAs(R"(\bas\s+([A-Za-z_][A-Za-z0-9_]*))");
   for (const WithBlock& w : f.with_blocks) {
     if (!inside(w.range, st.range)) continue;
