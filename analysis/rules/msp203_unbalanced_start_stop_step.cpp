@@ -19,6 +19,10 @@ Follows each `debugger.start()` through its iteration (or its function, or the m
 - a `stop()` with no `step()` after it in its loop or function (and no `start()` there);
 - a `step()` that runs before the loop's `backward()`.
 
+An `if`/`elif`/`else` whose every branch calls them counts as calling them. A `start()` under a
+condition, or at module level, only needs some `stop()` and `step()` after it: they usually sit
+under the same condition, or in a later loop.
+
 ## Why it matters
 `dump.json` is written on `stop()`/`step()`: without `stop()` it stays incomplete (only `.pt`
 files), and without `step()` every iteration lands in `step0`, so a `"step": [5]` filter never
