@@ -3,6 +3,10 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <random>
 
 #include "msprobe/analysis/analyzer.h"
 
@@ -212,4 +216,56 @@ TEST_CASE("every rule documents what, why, an example and the fix, citing msprob
     if (r->meta.code != "MSP001") CHECK(r->meta.docs.find("msprobe-facts §") != std::string_view::npos);
     CHECK(!r->meta.summary.empty());
   }
+}
+
+// Rules run on every keystroke, so on half-typed code too: every range they
+// report (findings, related information, fix edits) must lie in the text,
+// and the edits of one fix must not overlap.
+TEST_CASE("rules keep their ranges sane on broken input") {
+  namespace fs = std::filesystem;
+  std::vector<std::string> texts;
+  for (const char* dir : {"rules/fixtures", "corpus/scripts"}) {
+    for (auto& e : fs::recursive_directory_iterator(fs::path(MSPROBE_TESTS_DIR) / dir)) {
+      if (e.path().extension() != ".py") continue;
+      std::ifstream in(e.path(), std::ios::binary);
+      texts.emplace_back(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
+  }
+  REQUIRE(texts.size() > 50);
+  const char* pieces[] = {"(", ")", ":", "\n", "    ", "\t", "continue\n", "return\n", "debugger.start(", "PrecisionDebugger(",
+                          "model=", ",", "\"", "'''", "for x in y:\n", "if a:\n", "#", "\r\n", "é"};
+  std::mt19937 rng(2024);
+  PythonParser parser;
+  AnalysisOptions v8;
+  v8.msprobe_version = Version::parse("8.3.0");
+  std::size_t checked = 0;
+  for (std::size_t round = 0; round < 400; ++round) {
+    std::string text = texts[rng() % texts.size()];
+    for (int k = 0; k < 3; ++k) {
+      std::size_t a = rng() % (text.size() + 1), n = rng() % 40;
+      text.replace(a, std::min(n, text.size() - a), rng() % 2 ? "" : pieces[rng() % (sizeof(pieces) / sizeof(*pieces))]);
+    }
+    SourceText src(text);
+    for (const AnalysisOptions& o : {AnalysisOptions{}, v8}) {
+      Analysis a = analyze(parser, src, o);
+      for (const Finding& f : a.findings) {
+        INFO("round " << round << " " << f.code << ": " << f.message);
+        CHECK(f.range.start <= f.range.end);
+        CHECK(f.range.end <= text.size());
+        for (const Related& r : f.related) CHECK((r.range.start <= r.range.end && r.range.end <= text.size()));
+        for (const Fix& fix : f.fixes) {
+          for (std::size_t i = 0; i < fix.edits.size(); ++i) {
+            const Edit& e = fix.edits[i];
+            CHECK((e.range.start <= e.range.end && e.range.end <= text.size()));
+            for (std::size_t j = i + 1; j < fix.edits.size(); ++j) {
+              const Edit& g = fix.edits[j];
+              CHECK_FALSE((e.range.start < g.range.end && g.range.start < e.range.end));
+            }
+          }
+        }
+        ++checked;
+      }
+    }
+  }
+  CHECK(checked > 100);
 }
