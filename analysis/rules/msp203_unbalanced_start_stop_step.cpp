@@ -19,6 +19,10 @@ Follows each `debugger.start()` through its iteration (or its function, or the m
 - a `stop()` with no `step()` after it in its loop or function (and no `start()` there);
 - a `step()` that runs before the loop's `backward()`.
 
+An `if`/`elif`/`else` whose every branch calls them counts as calling them. A `start()` under a
+condition, or at module level, only needs some `stop()` and `step()` after it: they usually sit
+under the same condition, or in a later loop.
+
 ## Why it matters
 `dump.json` is written on `stop()`/`step()`: without `stop()` it stays incomplete (only `.pt`
 files), and without `step()` every iteration lands in `step0`, so a `"step": [5]` filter never
@@ -68,7 +72,7 @@ void check_start(const RuleContext& ctx, const DumpCallSites& sites, const Mspro
     out.related.push_back({e.range, "this " + exit_word(e) + " leaves without " + describe(g.missing)});
   }
   if (b.at_end.any()) {
-    parts.push_back(b.conditional_start ? "no " + describe(b.at_end) + " follows it in its " + where
+    parts.push_back(b.weak ? "no " + describe(b.at_end) + " follows it in its " + where
                                         : "the " + where + " ends without " + describe(b.at_end));
   }
   std::string list;
@@ -76,7 +80,7 @@ void check_start(const RuleContext& ctx, const DumpCallSites& sites, const Mspro
   out.message = u.receiver + ".start() is not closed on every path: " + list +
                 " (dump.json stays incomplete and the data stays in one step)";
   if (b.scope.loop >= 0) out.related.push_back({f.loops[static_cast<std::size_t>(b.scope.loop)].header, "the loop"});
-  if (!b.conditional_start) {
+  if (!b.weak) {
     if (auto edits = insert_missing_calls(ctx.source, f, b, u.receiver)) {
       Fix fix;
       fix.title = "Insert the missing stop()/step() on every exit path";
@@ -93,16 +97,20 @@ void check_start(const RuleContext& ctx, const DumpCallSites& sites, const Mspro
 
 bool same_scope(const StartScope& a, const StartScope& b) { return a.block == b.block; }
 
-void check_stop_without_step(const RuleContext& ctx, const DumpCallSites& sites, const MsprobeUse& u,
-                             FindingSink& sink) {
+struct StartInfo {
+  const Call* call;
+  StartScope scope;
+};
+
+void check_stop_without_step(const RuleContext& ctx, const DumpCallSites& sites, const std::vector<StartInfo>& starts,
+                             const MsprobeUse& u, FindingSink& sink) {
   const FileFacts& f = ctx.facts;
   const Call& c = f.calls[static_cast<std::size_t>(u.call)];
   if (c.statement < 0) return;
   StartScope scope = start_scope(f, c);
-  for (const MsprobeUse& s : f.msprobe) {
-    if (s.kind == MsprobeKind::Start && s.call >= 0 &&
-        same_scope(start_scope(f, f.calls[static_cast<std::size_t>(s.call)]), scope))
-      return;  // the start() check speaks for this scope
+  for (const StartInfo& s : starts) {
+    // A start() of the same scope, or earlier in the same function, is checked (and reported) itself.
+    if (same_scope(s.scope, scope) || (s.call->function == c.function && s.call->range.start < c.range.start)) return;
   }
   const Statement& st = stmt(f, c.statement);
   for (int x : sites.step) {
@@ -137,6 +145,9 @@ void check_step_before_backward(const RuleContext& ctx, const MsprobeUse& u, Fin
     if (c.range.start < loop.body.start || c.range.end > loop.body.end || c.function != loop.function) continue;
     ByteRange first_backward = info.backward.front();
     if (c.range.start > first_backward.start) continue;
+    // Only a step() every iteration passes on its way to the backward (not one
+    // in a branch that leaves the iteration).
+    if (c.statement < 0 || !unconditional_in(f, c.statement, loop.body)) continue;
     Finding out;
     out.severity = Severity::Warning;
     out.range = c.range;
@@ -170,13 +181,20 @@ void check_step_before_backward(const RuleContext& ctx, const MsprobeUse& u, Fin
 void check(const RuleContext& ctx, FindingSink& sink) {
   const FileFacts& f = ctx.facts;
   DumpCallSites sites = dump_call_sites(f);
+  std::vector<StartInfo> starts;
+  for (const MsprobeUse& u : f.msprobe) {
+    if (u.kind == MsprobeKind::Start && u.call >= 0) {
+      const Call& c = f.calls[static_cast<std::size_t>(u.call)];
+      starts.push_back({&c, start_scope(f, c)});
+    }
+  }
   for (const MsprobeUse& u : f.msprobe) {
     if (u.call < 0) continue;
     const Call& c = f.calls[static_cast<std::size_t>(u.call)];
     if (is_runner_execute_model(f, c.function)) continue;  // MSP502
     if (u.kind == MsprobeKind::Start) check_start(ctx, sites, u, sink);
     else if (u.kind == MsprobeKind::Stop || u.kind == MsprobeKind::ForwardBackwardDumpEnd)
-      check_stop_without_step(ctx, sites, u, sink);
+      check_stop_without_step(ctx, sites, starts, u, sink);
     else if (u.kind == MsprobeKind::Step)
       check_step_before_backward(ctx, u, sink);
   }

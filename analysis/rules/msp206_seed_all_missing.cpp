@@ -82,6 +82,26 @@ void check(const RuleContext& ctx, FindingSink& sink) {
                                  "runs to compare start from the same random state"
                                : "No seed_all() before the PrecisionDebugger: runs to compare will differ in weights, "
                                  "dropout and data order; call seed_all() right after the imports";
+  // A seed_all(...) later in the same function moves up, arguments and all.
+  for (const MsprobeUse& u : f.msprobe) {
+    if (u.kind != MsprobeKind::SeedAll || u.call < 0 || c.statement < 0) continue;
+    const Call& s = f.calls[static_cast<std::size_t>(u.call)];
+    if (s.function != c.function || s.statement < 0 || !(stmt(f, s.statement).range == s.range)) continue;
+    if (!std::all_of(s.args.begin(), s.args.end(), [](const Argument& a) { return is_constant_expression(a.text); }))
+      continue;
+    const Statement& st = stmt(f, c.statement);
+    if (!owns_its_lines(ctx.source, st)) break;
+    auto edits = move_statements(ctx.source, f, {s.statement},
+                                 InsertionPoint{st.line, false, indent_of_line(ctx.source, st.line)});
+    if (!edits) break;
+    Fix fix;
+    fix.title = "Move " + std::string(ctx.text(s.range).substr(0, 60)) + " before the debugger is built";
+    fix.edits = std::move(*edits);
+    fix.preferred = true;
+    out.fixes.push_back(std::move(fix));
+    sink.report(std::move(out));
+    return;
+  }
   if (c.statement >= 0 && owns_its_lines(ctx.source, stmt(f, c.statement))) {
     std::size_t dot = c.callee.rfind('.');
     std::string seed = dot == std::string::npos ? "seed_all()" : c.callee.substr(0, dot) + ".seed_all()";

@@ -135,7 +135,7 @@ std::optional<Fix> move_into_worker(const RuleContext& ctx, const ConstructSite&
   auto edits = move_statements(ctx.source, f, {site.stmt}, InsertionPoint{fs.line, false, indent}, prefix);
   if (!edits) return std::nullopt;
   Fix fix;
-  fix.title = "Move PrecisionDebugger(...) into the worker " + f.functions[static_cast<std::size_t>(worker)].name + "()";
+  fix.title = "Move PrecisionDebugger(...) into the worker entry " + f.functions[static_cast<std::size_t>(worker)].name + "()";
   fix.edits = std::move(*edits);
   fix.safety = FixSafety::Unsafe;
   fix.preferred = true;

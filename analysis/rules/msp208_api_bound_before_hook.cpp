@@ -79,24 +79,26 @@ bool module_like(const FileFacts& f, const ClassDef& c) {
 
 // Functions that run as part of the model or of a dumped loop.
 std::set<int> model_functions(const FileFacts& f) {
+  CallGraph graph(f);
   std::set<int> out;
   std::set<std::string> classes;
   for (const ClassDef& c : f.classes) {
     if (module_like(f, c)) classes.insert(c.name);
   }
   for (std::size_t i = 0; i < f.functions.size(); ++i) {
-    if (!classes.count(f.functions[i].class_name)) continue;
-    for (int g : reachable_functions(f, static_cast<int>(i))) out.insert(g);
+    if (!classes.count(f.functions[i].class_name) || out.count(static_cast<int>(i))) continue;
+    for (int g : graph.reachable(static_cast<int>(i))) out.insert(g);
   }
   std::set<int> role_loops;
   for (const LoopInfo& info : f.loop_info) role_loops.insert(info.loop);
-  for (const Call& c : f.calls) {
+  for (std::size_t i = 0; i < f.calls.size(); ++i) {
+    const Call& c = f.calls[i];
     bool in_role = false;
     for (int l = c.loop; l >= 0; l = f.loops[static_cast<std::size_t>(l)].parent) in_role = in_role || role_loops.count(l);
     if (!in_role) continue;
-    int g = called_function(f, c);
-    if (g >= 0) {
-      for (int h : reachable_functions(f, g)) out.insert(h);
+    int g = graph.target(static_cast<int>(i));
+    if (g >= 0 && !out.count(g)) {
+      for (int h : graph.reachable(g)) out.insert(h);
     }
   }
   // Nested functions of a model function run with it.

@@ -106,8 +106,8 @@ void check(const RuleContext& ctx, FindingSink& sink) {
     if (v == "exception_dump") {
       out.message = "task \"exception_dump\" is MindSpore only; the PyTorch PrecisionDebugger rejects it";
     } else if (old ? in(k26, v) : in(k8, v)) {
-      out.message = "task \"" + v + "\" does not exist in " + target + " (it is a " + (old ? "26.x" : "8.x") +
-                    " task): the constructor rejects it" + replacement_hint(v);
+      out.message = "task \"" + v + "\" is " + (old ? "a 26.x" : "an 8.x") + " task: " + target +
+                    " rejects it" + replacement_hint(v);
     } else {
       std::string best;
       std::size_t best_d = 3;

@@ -83,7 +83,7 @@ void check(const RuleContext& ctx, FindingSink& sink) {
     if (!start) continue;
     const Call& sc = f.calls[static_cast<std::size_t>(start->call)];
     StartBalance b = balance_of_start(f, sites, sc);
-    if (b.conditional_start) continue;
+    if (b.weak) continue;
     std::optional<Fix> wrap = wrap_fix(ctx, sites, sc, start->receiver, fn);
     auto report = [&](ByteRange range, std::string message, StartBalance only) {
       Finding out;

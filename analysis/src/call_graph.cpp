@@ -1,25 +1,92 @@
 // Intra-file call graph over FileFacts (see call_graph.h).
 #include "call_graph.h"
 
-#include <vector>
+#include <map>
+#include <string>
 
 namespace msprobe::analysis {
+namespace {
 
-int called_function(const FileFacts& f, const Call& c) {
+int resolve(const Call& c, const std::map<std::string, int>& plain,
+            const std::map<std::string, int>& methods, const std::map<std::string, int>& inits) {
   const std::string& callee = c.callee;
-  bool self_call = callee.rfind("self.", 0) == 0 && callee.find('.', 5) == std::string::npos;
-  std::string method = self_call ? callee.substr(5) : std::string();
-  for (std::size_t i = 0; i < f.functions.size(); ++i) {
-    const Function& fn = f.functions[i];
-    if (fn.class_name.empty() && fn.name == callee) return static_cast<int>(i);
-    if (self_call && !fn.class_name.empty() && fn.name == method) return static_cast<int>(i);
+  if (auto it = plain.find(callee); it != plain.end()) return it->second;
+  if (callee.rfind("self.", 0) == 0 && callee.find('.', 5) == std::string::npos) {
+    if (auto it = methods.find(callee.substr(5)); it != methods.end()) return it->second;
   }
   // Class(...) runs its __init__.
+  if (auto it = inits.find(callee); it != inits.end()) return it->second;
+  return -1;
+}
+
+}  // namespace
+
+CallGraph::CallGraph(const FileFacts& f) : f_(f) {
+  std::map<std::string, int> plain, methods, inits;
   for (std::size_t i = 0; i < f.functions.size(); ++i) {
     const Function& fn = f.functions[i];
-    if (fn.name == "__init__" && fn.class_name == callee) return static_cast<int>(i);
+    int idx = static_cast<int>(i);
+    if (fn.class_name.empty()) plain.emplace(fn.name, idx);  // the first definition wins
+    else methods.emplace(fn.name, idx);
+    if (fn.name == "__init__" && !fn.class_name.empty()) inits.emplace(fn.class_name, idx);
+  }
+  targets_.resize(f.calls.size(), -1);
+  calls_in_.resize(f.functions.size());
+  callers_.resize(f.functions.size());
+  for (std::size_t i = 0; i < f.calls.size(); ++i) {
+    const Call& c = f.calls[i];
+    targets_[i] = resolve(c, plain, methods, inits);
+    if (c.function >= 0) calls_in_[static_cast<std::size_t>(c.function)].push_back(static_cast<int>(i));
+    if (targets_[i] >= 0) callers_[static_cast<std::size_t>(targets_[i])].push_back(static_cast<int>(i));
+  }
+}
+
+std::set<int> CallGraph::reachable(int fn, int depth) const {
+  std::set<int> seen{fn};
+  std::vector<int> frontier{fn};
+  for (int d = 0; d < depth && !frontier.empty(); ++d) {
+    std::vector<int> next;
+    for (int g : frontier) {
+      for (int call : calls_in_[static_cast<std::size_t>(g)]) {
+        int callee = target(call);
+        if (callee >= 0 && seen.insert(callee).second) next.push_back(callee);
+      }
+    }
+    frontier = std::move(next);
+  }
+  return seen;
+}
+
+std::optional<LoopCaller> CallGraph::loop_calling(int fn, int depth) const {
+  std::set<int> seen{fn};
+  std::vector<int> frontier{fn};
+  for (int d = 0; d < depth && !frontier.empty(); ++d) {
+    std::vector<int> next;
+    for (int g : frontier) {
+      for (int call : callers_[static_cast<std::size_t>(g)]) {
+        const Call& c = f_.calls[static_cast<std::size_t>(call)];
+        // A recursive call, or one from inside the function itself, is no outside loop.
+        if (c.function >= 0 && function_within(f_, c.function, fn)) continue;
+        if (c.loop >= 0) return LoopCaller{call, c.loop};
+        if (c.function >= 0 && seen.insert(c.function).second) next.push_back(c.function);
+      }
+    }
+    frontier = std::move(next);
+  }
+  return std::nullopt;
+}
+
+int called_function(const FileFacts& f, const Call& c) {
+  for (std::size_t i = 0; i < f.calls.size(); ++i) {
+    if (&f.calls[i] == &c) return CallGraph(f).target(static_cast<int>(i));
   }
   return -1;
+}
+
+std::set<int> reachable_functions(const FileFacts& f, int fn, int depth) { return CallGraph(f).reachable(fn, depth); }
+
+std::optional<LoopCaller> loop_calling(const FileFacts& f, int fn, int depth) {
+  return CallGraph(f).loop_calling(fn, depth);
 }
 
 bool function_within(const FileFacts& f, int inner, int outer) {
@@ -27,44 +94,6 @@ bool function_within(const FileFacts& f, int inner, int outer) {
     if (g == outer) return true;
   }
   return false;
-}
-
-std::set<int> reachable_functions(const FileFacts& f, int fn, int depth) {
-  std::set<int> seen{fn};
-  std::vector<int> frontier{fn};
-  for (int d = 0; d < depth && !frontier.empty(); ++d) {
-    std::vector<int> next;
-    for (const Call& c : f.calls) {
-      if (c.function < 0) continue;
-      bool from_frontier = false;
-      for (int g : frontier) from_frontier = from_frontier || c.function == g;
-      if (!from_frontier) continue;
-      int callee = called_function(f, c);
-      if (callee >= 0 && seen.insert(callee).second) next.push_back(callee);
-    }
-    frontier = std::move(next);
-  }
-  return seen;
-}
-
-std::optional<LoopCaller> loop_calling(const FileFacts& f, int fn, int depth) {
-  std::set<int> targets{fn};
-  std::vector<int> frontier{fn};
-  for (int d = 0; d < depth && !frontier.empty(); ++d) {
-    std::vector<int> next;
-    for (std::size_t i = 0; i < f.calls.size(); ++i) {
-      const Call& c = f.calls[i];
-      int callee = called_function(f, c);
-      bool hit = false;
-      for (int g : frontier) hit = hit || callee == g;
-      // A recursive call or a call from inside the function itself is no outside loop.
-      if (!hit || (c.function >= 0 && function_within(f, c.function, fn))) continue;
-      if (c.loop >= 0) return LoopCaller{static_cast<int>(i), c.loop};
-      if (c.function >= 0 && targets.insert(c.function).second) next.push_back(c.function);
-    }
-    frontier = std::move(next);
-  }
-  return std::nullopt;
 }
 
 }  // namespace msprobe::analysis

@@ -16,7 +16,7 @@ bool inside(ByteRange inner, ByteRange outer) { return inner.start >= outer.star
 
 // Functions of the file that make a call of `kinds` (directly or through
 // each other), so that calling them counts as making it.
-std::set<int> functions_making(const FileFacts& f, std::initializer_list<MsprobeKind> kinds) {
+std::set<int> functions_making(const FileFacts& f, const CallGraph& graph, std::initializer_list<MsprobeKind> kinds) {
   std::set<int> fns;
   for (const MsprobeUse& u : f.msprobe) {
     if (u.call < 0 || std::find(kinds.begin(), kinds.end(), u.kind) == kinds.end()) continue;
@@ -24,9 +24,10 @@ std::set<int> functions_making(const FileFacts& f, std::initializer_list<Msprobe
     if (fn >= 0) fns.insert(fn);
   }
   for (int round = 0; round < 2; ++round) {
-    for (const Call& c : f.calls) {
+    for (std::size_t i = 0; i < f.calls.size(); ++i) {
+      const Call& c = f.calls[i];
       if (c.function < 0) continue;
-      int callee = called_function(f, c);
+      int callee = graph.target(static_cast<int>(i));
       if (callee >= 0 && callee != c.function && fns.count(callee)) fns.insert(c.function);
     }
   }
@@ -43,6 +44,36 @@ bool module_binds(const FileFacts& f, const std::string& name) {
     if (imp.bound == name && imp.top_level && !is_main_guard_import(f, imp)) return true;
   }
   return false;
+}
+
+// An if/elif/else whose every branch (an else included) makes the call
+// counts as making it, so `if a: stop() else: stop()` closes the iteration.
+void add_branch_sites(const FileFacts& f, std::vector<int>& sites) {
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (std::size_t i = 0; i < f.statements.size(); ++i) {
+      int s = static_cast<int>(i);
+      if (f.statements[i].type != "if_statement" || std::find(sites.begin(), sites.end(), s) != sites.end()) continue;
+      std::vector<ByteRange> branches;
+      bool has_else = false;
+      for (const Statement& st : f.statements) {
+        if (st.parent_block_owner != s) continue;
+        if (st.block_clause == "else_clause") has_else = true;
+        if (std::find(branches.begin(), branches.end(), st.block) == branches.end()) branches.push_back(st.block);
+      }
+      if (!has_else || branches.empty()) continue;
+      bool all = std::all_of(branches.begin(), branches.end(), [&](ByteRange b) {
+        return std::any_of(sites.begin(), sites.end(), [&](int x) {
+          return inside(stmt(f, x).range, b) && runs_at_block_end(f, x, b);
+        });
+      });
+      if (all) {
+        sites.push_back(s);
+        changed = true;
+      }
+    }
+  }
+  std::sort(sites.begin(), sites.end());
 }
 
 }  // namespace
@@ -92,10 +123,12 @@ DumpCallSites dump_call_sites(const FileFacts& f) {
     if (u.kind == MsprobeKind::Stop || u.kind == MsprobeKind::ForwardBackwardDumpEnd) s.stop.push_back(st);
     if (u.kind == MsprobeKind::Step) s.step.push_back(st);
   }
-  std::set<int> stoppers = functions_making(f, {MsprobeKind::Stop, MsprobeKind::ForwardBackwardDumpEnd});
-  std::set<int> steppers = functions_making(f, {MsprobeKind::Step});
-  for (const Call& c : f.calls) {
-    int callee = called_function(f, c);
+  CallGraph graph(f);
+  std::set<int> stoppers = functions_making(f, graph, {MsprobeKind::Stop, MsprobeKind::ForwardBackwardDumpEnd});
+  std::set<int> steppers = functions_making(f, graph, {MsprobeKind::Step});
+  for (std::size_t i = 0; i < f.calls.size(); ++i) {
+    const Call& c = f.calls[i];
+    int callee = graph.target(static_cast<int>(i));
     if (callee < 0 || c.statement < 0 || callee == c.function) continue;
     if (stoppers.count(callee)) s.stop.push_back(c.statement);
     if (steppers.count(callee)) s.step.push_back(c.statement);
@@ -103,6 +136,7 @@ DumpCallSites dump_call_sites(const FileFacts& f) {
   for (auto* v : {&s.stop, &s.step}) {
     std::sort(v->begin(), v->end());
     v->erase(std::unique(v->begin(), v->end()), v->end());
+    add_branch_sites(f, *v);
   }
   return s;
 }
@@ -114,8 +148,13 @@ StartScope start_scope(const FileFacts& f, const Call& start) {
     s.loop = start.loop;
     s.function = l.function;
     s.block = l.body;
-    for (std::size_t i = 0; i < f.statements.size(); ++i) {
-      if (f.statements[i].range == l.range) s.loop_stmt = static_cast<int>(i);
+    // The loop statement owns the blocks of its body statements.
+    if (l.body_first_stmt < f.statements.size()) s.loop_stmt = f.statements[l.body_first_stmt].parent_block_owner;
+    if (s.loop_stmt < 0 || !(stmt(f, s.loop_stmt).range == l.range)) {
+      s.loop_stmt = -1;
+      for (std::size_t i = 0; i < f.statements.size() && s.loop_stmt < 0; ++i) {
+        if (f.statements[i].range == l.range) s.loop_stmt = static_cast<int>(i);
+      }
     }
   } else if (start.function >= 0) {
     s.function = start.function;
@@ -144,8 +183,9 @@ StartBalance balance_of_start(const FileFacts& f, const DumpCallSites& sites, co
     if (in_scope(x)) steps.push_back(x);
   }
   b.conditional_start = !unconditional_in(f, s_stmt, b.scope.block);
+  b.weak = b.conditional_start || (b.scope.loop < 0 && b.scope.function < 0);
   b.end_reachable = !block_ends_in_exit(f, b.scope.block);
-  if (b.conditional_start) {
+  if (b.weak) {
     // A start() under a condition is usually closed under the same one: ask
     // only that some stop()/step() follows it.
     b.at_end.stop = stops.empty();

@@ -60,6 +60,9 @@ struct ExitGap {
 struct StartBalance {
   StartScope scope;
   bool conditional_start = false;  // start() itself sits under an if/loop in its scope
+  // Only "does any stop()/step() follow" was asked: the start is conditional,
+  // or at module level, where the calls often sit in a later loop.
+  bool weak = false;
   std::vector<ExitGap> exits;      // only the exits that miss something
   Missing at_end;                  // falling off the end of the scope
   bool end_reachable = true;

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "python_edits.h"
+
 namespace msprobe::analysis {
 namespace {
 
@@ -111,12 +113,15 @@ std::vector<DynamoSite> find_dynamo_sites(const SourceText& source, const FileFa
       s.description = c.callee + "()";
       if (c.statement >= 0) {
         const Statement& st = facts.statements[static_cast<std::size_t>(c.statement)];
-        if (st.type == "expression_statement" && st.range.start == c.range.start && st.range.end == c.range.end) {
+        // remove_statement leaves `pass` when the call is alone in its block.
+        std::optional<Edit> removal = remove_statement(source, facts, c.statement);
+        if (st.type == "expression_statement" && st.range.start == c.range.start && st.range.end == c.range.end &&
+            removal) {
           Fix drop;
           drop.title = "Remove " + c.callee + "()";
           drop.safety = FixSafety::Unsafe;
           drop.preferred = true;
-          drop.edits.push_back({full_lines(source, st.range), ""});
+          drop.edits.push_back(*removal);
           s.fixes.push_back(std::move(drop));
         }
       }

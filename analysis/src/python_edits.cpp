@@ -291,6 +291,12 @@ std::vector<std::string> names_bound(const SourceText& src, const FileFacts& f, 
   for (const ClassDef& c : f.classes) {
     if (inside(c.range, st.range)) out.push_back(c.name);
   }
+  // `global x` / `nonlocal x` fix where x lives: nothing binding x may move above them.
+  if (st.type == "global_statement" || st.type == "nonlocal_statement") {
+    std::string_view text = src.view().substr(st.range.start, st.range.end - st.range.start);
+    std::vector<std::string> words = names_read(text.substr(text.find(' ') == std::string_view::npos ? 0 : text.find(' ')));
+    out.insert(out.end(), words.begin(), words.end());
+  }
   static const std::regex kAs(R"(\bas\s+([A-Za-z_][A-Za-z0-9_]*))");
   for (const WithBlock& w : f.with_blocks) {
     if (!inside(w.range, st.range)) continue;
@@ -313,12 +319,19 @@ Edit remove_argument(const SourceText& src, const Call& call, std::size_t index)
   if (index > 0) return {{call.args[index - 1].range.end, a.range.end}, ""};
   if (call.args.size() > 1) return {{argument_start(src, call, 0), argument_start(src, call, 1)}, ""};
   // The only argument: empty the parentheses (a trailing comma goes too).
-  return {{call.args_range.start + 1, call.args_range.end - 1}, ""};
+  std::string_view args = src.view().substr(call.args_range.start, call.args_range.end - call.args_range.start);
+  if (args.size() >= 2 && args.front() == '(' && args.back() == ')')
+    return {{call.args_range.start + 1, call.args_range.end - 1}, ""};
+  return {{argument_start(src, call, 0), a.range.end}, ""};
 }
 
 Edit append_argument(const SourceText& src, const Call& call, const std::string& arg) {
-  (void)src;
-  if (call.args.empty()) return {{call.args_range.start + 1, call.args_range.start + 1}, arg};
+  if (call.args.empty()) {
+    // Right after "(", or (half-typed call) at the end of the callee.
+    bool paren = call.args_range.start < src.size() && src.view()[call.args_range.start] == '(';
+    uint32_t at = paren ? call.args_range.start + 1 : call.callee_range.end;
+    return {{at, at}, paren ? arg : "(" + arg + ")"};
+  }
   uint32_t at = call.args.back().range.end;
   return {{at, at}, ", " + arg};
 }
