@@ -12,6 +12,8 @@ A transcript (tests/lsp/*.json) is a list of steps:
   {"expect_exit": CODE}      the server exits with CODE within 5 s
   {"sleep_ms": N}
   {"expect": SUBSET, "within_ms": N}  as "expect", but it must arrive within N ms
+  {"expect": SUBSET, "save": {"$NAME": "result.resultId"}}  remember a value of the matched
+                             message; later steps replace "$NAME" with it
   {"reply_to": SUBSET, "result": VALUE}   wait for a server->client request matching SUBSET
                              (e.g. {"method": "window/showMessageRequest"}) and answer it with
                              VALUE (or with "error": {...}); add "apply": true to a
@@ -277,6 +279,11 @@ def run(binary: str, path: str) -> str:
                         pending.append(m)
                 if found in pending:
                     pending.remove(found)
+                for name, dotted in step.get("save", {}).items():
+                    value = found
+                    for part in dotted.split("."):
+                        value = value[part]
+                    mapping[name] = value if isinstance(value, str) else json.dumps(value)
             elif "expect_not" in step:
                 if any(matches(m, step["expect_not"]) for m in pending):
                     return f"{where}: unexpected {json.dumps(step['expect_not'])}"
