@@ -1,5 +1,6 @@
 // MSP306 config-missing: PrecisionDebugger(config_path=...) names a file that
 // is not there. The file is looked up through the resolver the caller gives.
+#include "msprobe/analysis/config/config_check.h"
 #include "msprobe/analysis/config/debugger_sites.h"
 #include "msprobe/analysis/rule.h"
 
@@ -10,8 +11,8 @@ constexpr std::string_view kDocs = R"md(
 ## What it does
 Looks up the file named by `PrecisionDebugger(config_path="...")` (a string literal): relative
 paths are tried against the script's directory, then each workspace folder; an open editor buffer
-counts as existing. Reports the argument when no such file exists, or when the name does not end
-in `.json`.
+counts as existing. Reports the argument when no such file exists, when the name does not end
+in `.json`, or when the path has characters msProbe's path check rejects.
 
 ## Why it matters
 msProbe checks the path when the debugger is built and stops when the file is missing, is not a
@@ -39,6 +40,12 @@ void check(const RuleContext& ctx, FindingSink& sink) {
     f.range = site.config_arg;
     if (!ends_with_json(path)) {
       f.message = "config_path \"" + path + "\" is not a .json file; msProbe only accepts .json config files";
+      sink.report(std::move(f));
+      continue;
+    }
+    // msProbe's path check applies to config_path too (same characters as dump_path).
+    if (std::string problem = config::dump_path_problem(path); !problem.empty()) {
+      f.message = "config_path \"" + path + "\" would be rejected: " + problem.substr(problem.find("contains"));
       sink.report(std::move(f));
       continue;
     }

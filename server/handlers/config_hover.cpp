@@ -2,6 +2,7 @@
 // the key or value under the cursor, with the finding there (if any) on top.
 #include "language_server.h"
 #include "msprobe/analysis/config/config_assist.h"
+#include "msprobe/analysis/config/config_check.h"
 
 namespace msprobe::server {
 
@@ -10,7 +11,10 @@ void LanguageServer::on_config_hover(Call& c) {
   if (!c.params.contains("position")) throw std::invalid_argument("hover needs a position");
   json position = c.params["position"];
   from_position(doc.text, position, encoding_);
-  if (config_check_mode(doc) == ConfigCheck::No) return c.reply(nullptr);
+  ConfigCheck mode = config_check_mode(doc);
+  if (mode == ConfigCheck::No || doc.text.size() > (1u << 20) ||
+      (mode == ConfigCheck::IfMsprobeKeys && !analysis::config::looks_like_msprobe_config(doc.text.view())))
+    return c.reply(nullptr);
   auto reply = c.reply;
   auto fail = c.fail;
   with_current_analysis(doc, c.id, [this, reply, fail, position](const SnapshotPtr& snap) {

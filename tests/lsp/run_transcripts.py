@@ -19,6 +19,8 @@ A transcript (tests/lsp/*.json) is {"description", "args"?, "files"?, "steps"}; 
   {"expect_exit": CODE, "timeout_s": T?}  the server exits with CODE within T (5) s
   {"sleep_ms": N}
   {"expect_stderr": "REGEX", "timeout_s": T?}  the server's stderr matches REGEX within T (5) s
+  {"expect": SUBSET, "save": {"$NAME": "result.resultId"}}  remember a value of the matched
+                             message; later steps replace "$NAME" with it
   {"reply_to": SUBSET, "result": VALUE}   wait for a server->client request matching SUBSET
                              (e.g. {"method": "window/showMessageRequest"}) and answer it with
                              VALUE (or with "error": {...}); add "apply": true to a
@@ -373,6 +375,11 @@ def run_steps(spec, mapping, proc, pending, next_message, write, stderr_text) ->
                 pending.remove(found)
             if "save_as" in step:
                 saved[step["save_as"]] = found
+            for name, dotted in step.get("save", {}).items():
+                value = found
+                for part in dotted.split("."):
+                    value = value[part]
+                mapping[name] = value if isinstance(value, str) else json.dumps(value)
             if "within_ms" in step:
                 took = (time.time() - step_start) * 1000
                 if took > step["within_ms"] * TIME_SCALE:

@@ -1,6 +1,8 @@
 // The position-aware JSON reader and the cursor locator.
 #include <catch2/catch.hpp>
 
+#include "msprobe/analysis/config/config_assist.h"
+#include "msprobe/analysis/config/config_check.h"
 #include "msprobe/analysis/config/json_doc.h"
 
 using namespace msprobe::analysis;
@@ -165,5 +167,49 @@ TEST_CASE("json cursor: keys, values, array items, paths and sibling keys") {
   SECTION("outside the root object") {
     auto [t, at] = marked(R"(^{"level": "L1"})");
     CHECK(locate(t, at).kind == JsonCursor::Kind::None);
+  }
+}
+
+TEST_CASE("json reader, cursor, checker, hover and completion survive random edits") {
+  // Deterministic mutations of a real config: every prefix, and random byte
+  // deletions/insertions. Nothing may crash, and every range stays in the text.
+  const std::string base = R"({
+    "task": "tensor", "dump_path": "/d", "rank": [0, "2-3"], "step": [],
+    "level": "L2", "async_dump": true, "extra_info": false,
+    "tensor": {"scope": [], "list": ["Functional.linear.0.forward"], "slice": [{"dim": 0}], "data_mode": ["all"]},
+    "statistics": {"summary_mode": "md5"}, "seed": 1, "levle": "x", "task": "statistics"
+})";
+  const char pieces[] = "{}[]:,\"\\ \n0-9eEtrufalsnNI/'";
+  uint32_t seed = 12345;
+  auto next = [&] { return seed = seed * 1103515245u + 12345u, (seed >> 16) & 0x7fff; };
+  std::vector<std::string> texts;
+  for (std::size_t n = 0; n <= base.size(); n += 3) texts.push_back(base.substr(0, n));
+  for (int i = 0; i < 300; ++i) {
+    std::string t = base;
+    for (int k = 0; k < 4; ++k) {
+      std::size_t at = next() % (t.size() + 1);
+      if (next() % 2 && at < t.size()) t.erase(at, 1 + next() % 3);
+      else t.insert(at, 1, pieces[next() % (sizeof pieces - 1)]);
+    }
+    texts.push_back(t);
+  }
+  msprobe::analysis::AnalysisOptions options;
+  for (const std::string& t : texts) {
+    JsonDoc d = parse_json(t);
+    for (const auto& e : d.errors) REQUIRE(e.offset <= t.size());
+    for (const Finding& f : check_config(t, options)) {
+      REQUIRE(f.range.start <= f.range.end);
+      REQUIRE(f.range.end <= t.size());
+      for (const Fix& fix : f.fixes) {
+        for (const Edit& e : fix.edits) REQUIRE(e.range.end <= t.size());
+      }
+    }
+    for (std::size_t at = 0; at <= t.size(); at += 7) {
+      JsonCursor c = locate(t, at);
+      REQUIRE(c.replace.start <= c.replace.end);
+      REQUIRE(c.replace.end <= t.size());
+      if (auto h = config_hover(t, at, options)) REQUIRE(h->range.end <= t.size());
+      for (const auto& item : config_completions(t, at, options)) REQUIRE(item.replace.end <= t.size());
+    }
   }
 }

@@ -93,6 +93,10 @@ TEST_CASE("MSP306: positional config_path, non-.json names, dynamic paths") {
   auto f = run(yaml, with_files(files), "MSP306");
   REQUIRE(f.size() == 1);
   CHECK(f[0].message.find("not a .json file") != std::string::npos);
+  std::string spaces = "from msprobe.pytorch import PrecisionDebugger\nd = PrecisionDebugger(config_path='my cfg/c.json')\n";
+  auto sp = run(spaces, with_files(files), "MSP306");
+  REQUIRE(sp.size() == 1);
+  CHECK(sp[0].message.find("would be rejected: contains characters msProbe rejects (space)") != std::string::npos);
   std::string dynamic = "from msprobe.pytorch import PrecisionDebugger\nd = PrecisionDebugger(config_path=args.cfg)\n";
   CHECK(run(dynamic, with_files(files), "MSP306").empty());
   std::string other = "PrecisionDebugger = object\nd = other.PrecisionDebugger(config_path='x.json')\n";

@@ -201,6 +201,7 @@ class Checker {
              {}, {Tag::Unnecessary});
       return false;
     }
+    if (f.name == "file_format" && v_ == ConfigVersion::V8) return true;  // 8.x's TensorConfig rejects bad values
     if (!f.ignored.empty()) {
       report("MSP305", Severity::Hint, m.key_range,
              q(m.key) + where + " is ignored by the PyTorch dump (" + std::string(f.ignored) + ")", {}, {Tag::Unnecessary});
@@ -520,6 +521,8 @@ class Checker {
       if (task != "statistics" && task != "tensor")
         report("MSP304", Severity::Warning, async->value.range, "async_dump works with tasks statistics and tensor only");
       if (level == "L2") report("MSP304", Severity::Warning, async->value.range, "async_dump does not work at level L2");
+      report("MSP304", Severity::Hint, async->value.range,
+             "msProbe warns that async_dump may cause OOM; use it when the tool's synchronisation changes results");
     }
 
     if (task == "nan_check" && v_ == ConfigVersion::V26) {
@@ -535,7 +538,10 @@ class Checker {
           report("MSP304", Severity::Error, dm->value.range,
                  "task nan_check rejects data_mode with \"input\" but without \"output\"");
       }
-      npu_required(task_at, "task nan_check (it also needs msProbe built with --include-mod=nan_check)");
+      if (!npu_required(task_at, "task nan_check (it also needs msProbe built with --include-mod=nan_check)"))
+        report("MSP308", Severity::Info, task_at,
+               "task nan_check needs Ascend NPU with torch_npu, msProbe built from source with --include-mod=nan_check "
+               "(the pip wheel lacks it), CANN >= 8.5.0 and INF_NAN_MODE_FORCE_DISABLE=1");
     }
 
     if (task == "structure" && level != "L0" && level != "mix")
@@ -620,13 +626,15 @@ class Checker {
       report("MSP304", Severity::Error, at("fuzz_stage"), "fuzz_stage \"backward\" needs a non-empty list and handler_type \"check\"");
   }
 
-  void npu_required(ByteRange at, const std::string& what) {
+  // True when the probe says the NPU is missing (and that was reported).
+  bool npu_required(ByteRange at, const std::string& what) {
     std::string why;
     if (options_.torch_npu_importable && !*options_.torch_npu_importable) why = "torch_npu does not import";
     else if (options_.npu_available && !*options_.npu_available) why = "torch.npu.is_available() is False";
-    if (why.empty()) return;
+    if (why.empty()) return false;
     report("MSP308", Severity::Warning, at,
            what + " runs on Ascend NPU only, and in the configured Python interpreter " + why);
+    return true;
   }
 
   std::string_view text_;
