@@ -190,6 +190,11 @@ uint32_t Bindings::holds(std::string_view name) const {
   return it == names_.end() ? 0 : it->second.holds;
 }
 
+int Bindings::instance_class(std::string_view name) const {
+  auto it = names_.find(std::string(name));
+  return it == names_.end() ? -1 : it->second.instance_of;
+}
+
 int Bindings::grad_target(std::string_view name) const {
   auto it = names_.find(std::string(name));
   return it == names_.end() ? -1 : it->second.grad_target;

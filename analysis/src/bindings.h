@@ -39,6 +39,8 @@ class Bindings {
 
   // Bits recorded for a name (0 when nothing is known).
   uint32_t holds(std::string_view name) const;
+  // The class of this file a name holds an instance of, -1 if none.
+  int instance_class(std::string_view name) const;
   // The function a gradient function wraps (`grad_fn = value_and_grad(forward_fn, ...)`), -1 if none.
   int grad_target(std::string_view name) const;
 

@@ -59,6 +59,11 @@ class LoopDeriver {
     loop_state_.assign(f_.loops.size(), 0);
     loop_sites_.resize(f_.loops.size());
     loop_kinds_.assign(f_.loops.size(), 0);
+    no_grad_function_.assign(f_.functions.size(), false);
+    for (const Decorator& d : f_.decorators) {
+      if (d.function >= 0 && (contains(d.callee, "no_grad") || contains(d.callee, "inference_mode")))
+        no_grad_function_[static_cast<std::size_t>(d.function)] = true;
+    }
   }
 
   void run() {
@@ -98,7 +103,7 @@ class LoopDeriver {
       if (any_train && !(loop_kinds_[i] & kGenerate)) role[i] = LoopRole::Eval;
     }
     // Warm-up: said so in the header, the def's name or the comments of the
-    // loop's paragraph, and followed by the real loop in the same def.
+    // loop's paragraph, and followed in the same def by the real loop.
     std::vector<bool> warm(n, false), warm_strong(n, false);
     for (std::size_t i = 0; i < n; ++i) {
       if (role[i] == LoopRole::None) continue;
@@ -112,8 +117,10 @@ class LoopDeriver {
       for (std::size_t j = 0; j < n && !followed; ++j) {
         const Loop& a = f_.loops[i];
         const Loop& b = f_.loops[j];
-        followed = j != i && !warm[j] && role[j] != LoopRole::None && b.function == a.function &&
-                   b.range.start >= a.range.end;
+        // The real loop does the same kind of work (or trains): a train loop
+        // followed only by an eval loop is no warm-up, whatever its header says.
+        followed = j != i && !warm[j] && (role[j] == role[i] || role[j] == LoopRole::Train) &&
+                   b.function == a.function && b.range.start >= a.range.end;
       }
       if (followed) role[i] = LoopRole::Warmup;
     }
@@ -359,10 +366,7 @@ class LoopDeriver {
         if (guards(item)) return true;
       }
     }
-    for (const Decorator& d : f_.decorators) {
-      if (d.function >= 0 && d.function == l.function && guards(d.callee)) return true;
-    }
-    return false;
+    return l.function >= 0 && no_grad_function_[static_cast<std::size_t>(l.function)];
   }
 
   // Comments in the lines just above the loop (up to a blank line) that speak of warming up.
@@ -414,6 +418,7 @@ class LoopDeriver {
   std::vector<int> loop_state_;
   std::vector<std::vector<Site>> loop_sites_;
   std::vector<uint8_t> loop_kinds_;
+  std::vector<bool> no_grad_function_;  // decorated with @torch.no_grad() / @torch.inference_mode()
 };
 
 }  // namespace

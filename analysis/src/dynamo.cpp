@@ -1,6 +1,8 @@
 // Detection of TorchDynamo use from FileFacts, and the edits that undo it.
 #include "msprobe/analysis/dynamo.h"
 
+#include "bindings.h"
+
 #include <algorithm>
 #include <cctype>
 
@@ -18,22 +20,17 @@ std::string lower(std::string s) {
   return s;
 }
 
-// `X.compile()` is nn.Module.compile when X looks like a model: its name says
-// so, or it was bound from a call to a class defined in this file.
-bool looks_like_module(const FileFacts& facts, const std::string& receiver) {
-  std::string last = receiver.substr(receiver.rfind('.') == std::string::npos ? 0 : receiver.rfind('.') + 1);
-  std::string l = lower(last);
-  if (l.find("model") != std::string::npos || l.find("net") != std::string::npos ||
-      l.find("module") != std::string::npos || l == "m")
-    return true;
-  for (const Assignment& a : facts.assignments) {
-    if (a.target != receiver || a.value_call < 0) continue;
-    const Call& c = facts.calls[static_cast<std::size_t>(a.value_call)];
-    for (const ClassDef& cls : facts.classes) {
-      if (cls.name == c.callee) return true;
-    }
-  }
-  return false;
+// `X.compile()` is nn.Module.compile when X holds a module (bound from an
+// nn.Module class of this file, torch.nn.*, a model factory) or, when
+// nothing is known about it, its name says so. An instance of any other
+// class (`query.compile()`) is not a module.
+bool looks_like_module(const Bindings& names, const std::string& receiver) {
+  uint32_t holds = names.holds(receiver);
+  if (holds != 0) return (holds & kModel) != 0;
+  if (names.instance_class(receiver) >= 0) return false;
+  std::string l = lower(std::string(last_name(receiver)));
+  return l.find("model") != std::string::npos || l.find("net") != std::string::npos ||
+         l.find("module") != std::string::npos || l == "m";
 }
 
 // The whole line(s) of a range, with its line break, for deletion.
@@ -77,11 +74,12 @@ std::optional<Fix> disable_dynamo_env_fix(const SourceText& source, const FileFa
 std::vector<DynamoSite> find_dynamo_sites(const SourceText& source, const FileFacts& facts) {
   std::vector<DynamoSite> sites;
   std::optional<Fix> env_fix = disable_dynamo_env_fix(source, facts);
+  std::optional<Bindings> names;  // built on the first `.compile()` call
 
   for (const Call& c : facts.calls) {
     DynamoSite s;
     s.range = c.range;
-    if (c.qualified == "torch.compile") {
+    if (c.qualified == "torch.compile" || c.qualified == "torch.compiler.compile") {
       s.form = DynamoForm::Call;
       s.description = "torch.compile(...)";
       const Argument* first = nullptr;
@@ -108,7 +106,7 @@ std::vector<DynamoSite> find_dynamo_sites(const SourceText& source, const FileFa
       s.description = c.qualified + "(...)";
     } else if (c.qualified.empty() && c.callee.size() > 8 &&
                c.callee.compare(c.callee.size() - 8, 8, ".compile") == 0 &&
-               looks_like_module(facts, c.callee.substr(0, c.callee.size() - 8))) {
+               looks_like_module(names ? *names : names.emplace(facts), c.callee.substr(0, c.callee.size() - 8))) {
       s.form = DynamoForm::ModuleCompile;
       s.description = c.callee + "()";
       if (c.statement >= 0) {

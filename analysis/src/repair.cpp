@@ -22,27 +22,40 @@ bool is_statement(TSNode n) {
 // repaired: the start of the innermost statement holding it, or the error
 // itself when it sits directly in a block (`for x in data` without its colon
 // is repaired at the `for`, an unclosed `f(a` at the start of its statement).
+// An ERROR node often begins with statements that parsed fine (recovery can
+// wrap everything from the top of the file): the trouble starts at its first
+// child that is not a complete statement.
 std::optional<uint32_t> first_error(const TreePtr& tree) {
   TSNode n = ts_tree_root_node(tree.get());
   if (!ts_node_has_error(n)) return std::nullopt;
-  std::optional<uint32_t> statement;
+  int64_t statement = -1;  // start of the innermost statement on the way down, -1 when none
   for (;;) {
-    if (ts_node_is_error(n) || ts_node_is_missing(n)) return statement ? *statement : ts_node_start_byte(n);
+    if (ts_node_is_missing(n)) return statement >= 0 ? static_cast<uint32_t>(statement) : ts_node_start_byte(n);
+    bool in_error = ts_node_is_error(n);
+    if (in_error && statement >= 0) return static_cast<uint32_t>(statement);  // an error inside a statement
     TSTreeCursor c = ts_tree_cursor_new(n);
     bool found = false;
     if (ts_tree_cursor_goto_first_child(&c)) {
       do {
         TSNode child = ts_tree_cursor_current_node(&c);
-        if (ts_node_has_error(child)) {
-          n = child;
-          found = true;
-          break;
+        if (in_error) {  // an ERROR directly in a block: skip the statements that parsed
+          std::string_view type = ts_node_type(child);
+          if (type == "comment" || (is_statement(child) && !ts_node_has_error(child))) continue;
+          if (!ts_node_has_error(child)) {
+            ts_tree_cursor_delete(&c);
+            return ts_node_start_byte(child);  // the first piece the parser could not place
+          }
+        } else if (!ts_node_has_error(child)) {
+          continue;
         }
+        n = child;
+        found = true;
+        break;
       } while (ts_tree_cursor_goto_next_sibling(&c));
     }
     ts_tree_cursor_delete(&c);
-    if (!found) return statement ? *statement : ts_node_start_byte(n);
-    if (std::string_view(ts_node_type(n)) == "block") statement.reset();
+    if (!found) return in_error || statement < 0 ? ts_node_start_byte(n) : static_cast<uint32_t>(statement);
+    if (std::string_view(ts_node_type(n)) == "block") statement = -1;
     else if (is_statement(n)) statement = ts_node_start_byte(n);
   }
 }
@@ -77,14 +90,6 @@ std::optional<std::pair<uint32_t, uint32_t>> neutralise_line(std::string& t, uin
   return std::make_pair(content, end);
 }
 
-BytePoint point_of(std::string_view t, uint32_t offset) {
-  BytePoint p;
-  p.row = static_cast<uint32_t>(std::count(t.begin(), t.begin() + offset, '\n'));
-  std::size_t nl = t.rfind('\n', offset == 0 ? std::string_view::npos : offset - 1);
-  p.column = offset - (nl == std::string_view::npos || offset == 0 ? 0 : static_cast<uint32_t>(nl + 1));
-  return p;
-}
-
 }  // namespace
 
 std::optional<RepairedText> repair(PythonParser& parser, const TreePtr& tree, std::string_view text) {
@@ -95,33 +100,74 @@ std::optional<RepairedText> repair(PythonParser& parser, const TreePtr& tree, st
   r.text = std::string(text);
   r.tree = tree;
   uint32_t original = *err;
+  bool stale = false;
   for (int round = 0; round < kMaxRounds && err; ++round) {
     auto changed = neutralise_line(r.text, *err);
     if (!changed) break;
-    ByteEdit e;
-    e.start_byte = changed->first;
-    e.old_end_byte = e.new_end_byte = changed->second;
-    e.start_point = point_of(r.text, e.start_byte);
-    e.old_end_point = e.new_end_point = point_of(r.text, e.old_end_byte);
-    TreePtr next = parser.parse(r.text, edited_copy(r.tree, e));
+    // A full parse: an incremental reparse reuses nodes built by error
+    // recovery and can keep errors that a fresh parse of the same text has not.
+    TreePtr next = parser.parse(r.text);
     if (!next) return std::nullopt;  // out of time: the unrepaired facts will do
     r.tree = std::move(next);
     ++r.lines_neutralised;
+    std::optional<uint32_t> after = first_error(r.tree);
+    stale = false;
+    if (after && *after < changed->first) {
+      // The trouble starts earlier (an unclosed bracket above the line where
+      // parsing gave up): put the line back and repair the earlier one.
+      r.text.replace(changed->first, changed->second - changed->first,
+                     text.substr(changed->first, changed->second - changed->first));
+      --r.lines_neutralised;
+      stale = true;
+    }
+    err = after;
+  }
+  if (stale) {  // the last round put a line back: the tree must be the text's
+    TreePtr next = parser.parse(r.text);
+    if (!next) return std::nullopt;
+    r.tree = std::move(next);
     err = first_error(r.tree);
   }
   // Keep the repair only if parsing now fails later in the file (or not at all).
-  if (err && *err <= original) return std::nullopt;
+  if (r.lines_neutralised == 0 || (err && *err <= original)) return std::nullopt;
   return r;
 }
 
 FileFacts build_tolerant_facts(PythonParser& parser, const TreePtr& tree, std::string_view text) {
-  FileFacts facts = build_facts(tree, text);
-  if (facts.syntax_errors.empty()) return facts;
+  if (!tree || !ts_node_has_error(ts_tree_root_node(tree.get()))) return build_facts(tree, text);
   std::optional<RepairedText> fixed = repair(parser, tree, text);
-  if (!fixed) return facts;
+  if (!fixed) return build_facts(tree, text);
   FileFacts better = build_facts(fixed->tree, fixed->text);
-  better.syntax_errors = std::move(facts.syntax_errors);
+  better.syntax_errors = syntax_errors(tree);
   return better;
+}
+
+std::vector<SyntaxError> syntax_errors(const TreePtr& tree) {
+  // The builder's order (pre-order), visiting only subtrees that hold an error.
+  std::vector<SyntaxError> out;
+  if (!tree) return out;
+  std::vector<TSNode> stack{ts_tree_root_node(tree.get())};
+  while (!stack.empty()) {
+    TSNode n = stack.back();
+    stack.pop_back();
+    ByteRange r{ts_node_start_byte(n), ts_node_end_byte(n)};
+    if (ts_node_is_missing(n)) {
+      out.push_back({r, true, ts_node_type(n)});
+      continue;
+    }
+    if (ts_node_is_error(n)) out.push_back({r, false, {}});
+    std::vector<TSNode> children;
+    TSTreeCursor c = ts_tree_cursor_new(n);
+    if (ts_tree_cursor_goto_first_child(&c)) {
+      do {
+        TSNode child = ts_tree_cursor_current_node(&c);
+        if (ts_node_has_error(child)) children.push_back(child);
+      } while (ts_tree_cursor_goto_next_sibling(&c));
+    }
+    ts_tree_cursor_delete(&c);
+    stack.insert(stack.end(), children.rbegin(), children.rend());
+  }
+  return out;
 }
 
 }  // namespace msprobe::analysis

@@ -7,7 +7,9 @@
 #include <random>
 #include <sstream>
 
+#include "facts_builder.h"
 #include "msprobe/analysis/analyzer.h"
+#include "repair.h"
 #include "msprobe/analysis/dynamo.h"
 #include "msprobe/analysis/plan.h"
 
@@ -174,6 +176,27 @@ TEST_CASE("every corpus script cut anywhere or with a byte dropped stays consist
       INFO("byte dropped at " << at);
       SourceText src(broken);
       check_consistent(src, run(parser, src).facts);
+    }
+  }
+}
+
+TEST_CASE("the pruned error walk finds what the full pass finds") {
+  PythonParser parser;
+  fs::path dir = fs::path(MSPROBE_TESTS_DIR) / "corpus" / "scripts";
+  for (const char* name : {"for_basic.py", "gan_two_optimizers.py", "vllm_gpu_model_runner.py"}) {
+    std::string text = read(dir / name);
+    for (std::size_t cut = 50; cut < text.size(); cut += 397) {
+      std::string broken = text.substr(0, cut) + "(\n" + text.substr(cut);
+      TreePtr tree = parser.parse(broken);
+      REQUIRE(tree);
+      FileFacts full = build_facts(tree, broken);
+      std::vector<SyntaxError> pruned = syntax_errors(tree);
+      REQUIRE(pruned.size() == full.syntax_errors.size());
+      for (std::size_t i = 0; i < pruned.size(); ++i) {
+        CHECK(pruned[i].range == full.syntax_errors[i].range);
+        CHECK(pruned[i].missing == full.syntax_errors[i].missing);
+        CHECK(pruned[i].expected == full.syntax_errors[i].expected);
+      }
     }
   }
 }

@@ -222,4 +222,12 @@ TEST_CASE("warm-up loops need a real loop after them") {
                      "    model(x).sum().backward()\n"
                      "    opt.step()\n") ==
         "6:warmup(model) f=7 b=7 s=8 | 10:train(model) f=11 b=11 s=12");
+  // A header that mentions warm-up steps, followed only by an eval loop: a train loop.
+  CHECK(roles(std::string(kHeader) +
+              "for step in range(warmup_steps + total_steps):\n"  // 5
+              "    model(x).sum().backward()\n"                     // 6
+              "    opt.step()\n"                                    // 7
+              "with torch.no_grad():\n"                             // 8
+              "    for x in val:\n"                                 // 9
+              "        model(x)\n") == "5:train(model) f=6 b=6 s=7 | 9:eval(model) f=10");
 }
