@@ -27,6 +27,9 @@ for batch in loader:
 
 ## Fix
 Pass the model that the loop trains or runs: `debugger.start(model)` (a list of modules works too).
+
+## Source
+msprobe-facts §1.3 (rule 6) and §2.2.
 )md";
 
 struct Effective {

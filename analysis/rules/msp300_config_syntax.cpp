@@ -21,6 +21,9 @@ error stops the script before training starts.
 
 ## Fix
 Correct the JSON at the reported position (here: remove the trailing comma).
+
+## Source
+msprobe-facts §1 (parsing behaviour).
 )md";
 
 }  // namespace

@@ -25,6 +25,9 @@ msProbe checks these values when the debugger is built and stops with
 ## Fix
 Use one of the listed values (`"L1"`), and JSON booleans without quotes (`false`). A quick fix is
 offered when the intended value is clear.
+
+## Source
+msprobe-facts §1.1 and §1.2.
 )md";
 
 }  // namespace

@@ -21,6 +21,9 @@ msProbe parses both lists when the debugger is built and stops on anything else,
 
 ## Fix
 Write lists: `"rank": [0]`, `"step": ["3-5"]`. `[]` means every rank or step.
+
+## Source
+msprobe-facts §1.4.
 )md";
 
 }  // namespace

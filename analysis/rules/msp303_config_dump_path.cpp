@@ -22,6 +22,9 @@ was started.
 
 ## Fix
 Use an absolute path made of allowed characters, e.g. `"/home/me/dump_path"`.
+
+## Source
+msprobe-facts §1.1 (`dump_path`).
 )md";
 
 }  // namespace

@@ -28,6 +28,9 @@ or ignores what the file asks for.
 ## Fix
 Follow the message: for a kernel dump use `"task": "tensor"` with
 `"tensor": {"list": ["Functional.linear.0.forward"]}`.
+
+## Source
+msprobe-facts §1.3.
 )md";
 
 }  // namespace

@@ -22,6 +22,9 @@ so the dump is not what the file seems to ask for.
 
 ## Fix
 Correct the key (`"level"`), or remove it; call `seed_all()` in the script instead of `seed`.
+
+## Source
+msprobe-facts §1 (parsing behaviour), §1.1 and §2.6.
 )md";
 
 }  // namespace

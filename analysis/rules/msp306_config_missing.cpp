@@ -26,6 +26,9 @@ debugger = PrecisionDebugger(config_path="./config.json")   # no config.json nex
 ## Fix
 Run the code action "Generate msProbe config here", which asks for task, level, rank, step and
 dump_path one by one and creates the file where the script expects it; or correct the path.
+
+## Source
+msprobe-facts §1.3 ("Also enforced": the config_path file must exist).
 )md";
 
 bool ends_with_json(const std::string& p) { return p.size() >= 5 && p.compare(p.size() - 5, 5, ".json") == 0; }

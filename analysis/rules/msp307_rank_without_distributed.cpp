@@ -26,6 +26,9 @@ debugger = PrecisionDebugger(config_path="./config.json")   # config.json: "rank
 ## Fix
 Use `"rank": []` for a single-card run, or pass `start(rank_id=...)`. If another module of the
 program initialises torch.distributed, suppress the finding on this line.
+
+## Source
+msprobe-facts §1.4 and §3 (item 6).
 )md";
 
 void check(const RuleContext& ctx, FindingSink& sink) {

@@ -25,6 +25,9 @@ supported in NPU environments". nan_check also needs msProbe built from source w
 
 ## Fix
 Run on an Ascend machine (or point `msprobe.pythonPath` at that environment), or use level L1.
+
+## Source
+msprobe-facts §1.3 (rules 1 and 3) and §7.
 )md";
 
 }  // namespace

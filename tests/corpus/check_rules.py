@@ -45,7 +45,7 @@ EXPECTED = {
 }
 
 failures = []
-res = subprocess.run([BIN, "check", "--format", "json", str(CORPUS / "scripts")], capture_output=True, text=True)
+res = subprocess.run([BIN, "check", "--format", "json", "--disable", "MSP306", str(CORPUS / "scripts")], capture_output=True, text=True)
 raw = {(pathlib.Path(f["file"]).stem, f["code"]) for f in json.loads(res.stdout)}
 failures += [f"as is: missing {m}" for m in sorted(RAW - raw)]
 failures += [f"as is: unexpected {x}" for x in sorted(raw - RAW)]
@@ -71,7 +71,7 @@ with tempfile.TemporaryDirectory() as out:
         ]
         pathlib.Path(out, f"{name}.py").write_text("\n".join(lines))
         made += 1
-    res = subprocess.run([BIN, "check", "--format", "json", "--disable", "MSP101", out], capture_output=True, text=True)
+    res = subprocess.run([BIN, "check", "--format", "json", "--disable", "MSP101,MSP306", out], capture_output=True, text=True)
     found = {(pathlib.Path(f["file"]).stem, f["code"]) for f in json.loads(res.stdout)}
     for miss in sorted(EXPECTED - found):
         failures.append(f"instrumented: missing {miss}")
