@@ -148,6 +148,7 @@ class LoopDeriver {
         if (s.kinds & kStep) info.step.push_back(s.at);
       }
       if (!info.models.empty()) info.model = info.models.front();
+      info.model_is_module = !info.model.empty() && !(b_.holds(info.model) & kLlm);
       info.generation = (loop_kinds_[i] & kGenerate) != 0;
       info.no_grad = under_no_grad(l);
       info.reason = reason(info, warm[i]);

@@ -138,7 +138,7 @@ std::optional<DumpPlan> plan_for_loop(const SourceText& source, const FileFacts&
   p.loop = info.loop;
   p.loop_info = index;
   p.role = info.role;
-  p.model = info.model;
+  p.model = info.model_is_module ? info.model : std::string();  // start(model=llm) would be rejected
   p.models = info.models;
   p.scenario_supported = scenario_supported(f);
 

@@ -211,7 +211,8 @@ TEST_CASE("offline vLLM: the debugger is built after LLM(...)") {
                    "        outs = llm.generate(batch)\n");
   REQUIRE(p.plan);
   CHECK(p.plan->role == LoopRole::Inference);
-  CHECK(p.plan->model == "llm");
+  CHECK(p.plan->model.empty());  // an LLM object is not an nn.Module: start() takes no model
+  CHECK(p.facts.loop_info[0].model == "llm");
   CHECK(p.plan->construct_after_line == 3);
   CHECK(p.plan->construct_indent == "    ");
   CHECK(p.plan->construct_offset == p.src.line_start(4));

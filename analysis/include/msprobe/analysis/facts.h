@@ -216,6 +216,10 @@ struct LoopInfo {
   bool generation = false;   // forward through `.generate(...)` (LLM/HF generation)
   bool no_grad = false;      // under torch.no_grad()/inference_mode() (with block or decorator)
   std::string reason;        // one line on why the role was given
+  // `model` is an nn.Module that start(model=...) accepts; false for a vLLM
+  // LLM object (start() without a model, or the runner's module) and when
+  // there is no eager model (a graph replay).
+  bool model_is_module = true;
 };
 
 struct FileFacts {

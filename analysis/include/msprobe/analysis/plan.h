@@ -29,7 +29,7 @@ struct DumpPlan {
   int loop = -1;        // index into FileFacts::loops
   int loop_info = -1;   // index into FileFacts::loop_info
   LoopRole role = LoopRole::None;
-  std::string model;    // argument for start(); empty when unknown
+  std::string model;    // argument for start(); empty when unknown or not an nn.Module (a vLLM LLM)
 
   // The import block goes after this statement (a top-level import, an
   // import block in try/if, the module docstring or `from __future__`), or
