@@ -37,9 +37,11 @@ const Statement& stmt(const FileFacts& f, int i) { return f.statements[static_ca
 
 // The construction only runs on one iteration: an enclosing `if` (inside the
 // loop) tests the debugger's name, None, a first-iteration counter...
-bool guarded_once(const RuleContext& ctx, const ConstructSite& site, const Loop& loop) {
+// `at` is the construction's statement, or the loop's call of the helper that builds it.
+bool guarded_once(const RuleContext& ctx, const ConstructSite& site, int at, const Loop& loop) {
   const FileFacts& f = ctx.facts;
-  for (int o = stmt(f, site.stmt).parent_block_owner; o >= 0; o = stmt(f, o).parent_block_owner) {
+  if (at < 0) return false;
+  for (int o = stmt(f, at).parent_block_owner; o >= 0; o = stmt(f, o).parent_block_owner) {
     const Statement& owner = stmt(f, o);
     if (owner.range.start < loop.body.start) break;
     if (owner.type != "if_statement") continue;
@@ -117,7 +119,7 @@ void check(const RuleContext& ctx, FindingSink& sink) {
     out.range = c.range;
     if (c.loop >= 0) {
       const Loop& loop = f.loops[static_cast<std::size_t>(c.loop)];
-      if (guarded_once(ctx, site, loop)) continue;
+      if (guarded_once(ctx, site, site.stmt, loop)) continue;
       out.message = "PrecisionDebugger(...) is built inside a loop: it is a singleton, so every construction after "
                     "the first is a silent no-op that ignores its arguments; build it once, right after the imports";
       out.related.push_back({loop.header, "the loop that repeats the construction"});
@@ -126,6 +128,7 @@ void check(const RuleContext& ctx, FindingSink& sink) {
       if (!caller) continue;
       const Function& fn = f.functions[static_cast<std::size_t>(c.function)];
       const Loop& loop = f.loops[static_cast<std::size_t>(caller->loop)];
+      if (guarded_once(ctx, site, f.calls[static_cast<std::size_t>(caller->call)].statement, loop)) continue;
       out.message = "PrecisionDebugger(...) is built in " + fn.name + "(), which the loop at line " +
                     std::to_string(loop.line + 1) +
                     " runs on every iteration: it is a singleton, so every construction after the first is a silent "

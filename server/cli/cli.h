@@ -1,4 +1,4 @@
-// The command line: `msprobe-lsp check|explain|enable|disable|remove|config|check-dump|schema`.
+// The command line: `msprobe-lsp check|rules|explain|enable|disable|remove|config|check-dump|schema`.
 // Same engine as the server, no LSP involved.
 #pragma once
 
