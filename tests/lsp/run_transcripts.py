@@ -112,7 +112,7 @@ def substitute(value, mapping):
     if isinstance(value, list):
         return [substitute(v, mapping) for v in value]
     if isinstance(value, dict):
-        return {k: substitute(v, mapping) for k, v in value.items()}
+        return {substitute(k, mapping): substitute(v, mapping) for k, v in value.items()}
     return value
 
 
