@@ -3,6 +3,8 @@
 // from server to client.
 #include "language_server.h"
 
+#include "edit_guard.h"
+
 #include <signal.h>
 
 #include <cerrno>
@@ -91,10 +93,16 @@ void LanguageServer::dispatch(protocol::Request req) {
   Call call;
   call.id = id;
   call.params = std::move(req.params);
-  call.reply = [this, id, answered, key, cookie](json result) {
+  call.reply = [this, id, answered, key, cookie, method = req.method](json result) {
     if (*answered) return;
     *answered = true;
     forget_canceller(key, cookie);
+    std::string refused = guard_edits(method, result);
+    if (!refused.empty()) {
+      send(protocol::make_error(id, ErrorCode::RequestFailed, "msprobe-lsp refuses to edit " + refused +
+                                                                  ": it is outside the workspace folders"));
+      return;
+    }
     send(protocol::make_result(id, std::move(result)));
   };
   call.fail = [this, id, answered, key, cookie](ErrorCode code, const std::string& message) {
@@ -165,8 +173,45 @@ void LanguageServer::on_response(protocol::Response resp) {
   }
 }
 
+std::vector<std::string> LanguageServer::edit_roots() const {
+  if (!workspace_folders_.empty()) return workspace_folders_;
+  // No workspace folder (a single file opened on its own): the folders of
+  // the open documents stand in for it.
+  std::vector<std::string> roots;
+  for (const auto& [uri, doc] : documents_) {
+    std::size_t slash = doc.path.rfind('/');
+    if (!doc.path.empty() && slash != std::string::npos) roots.push_back(slash == 0 ? "/" : doc.path.substr(0, slash));
+  }
+  return roots;
+}
+
+std::string LanguageServer::guard_edits(const std::string& method, json& result) const {
+  if (!result.is_object() && !result.is_array()) return {};
+  std::vector<std::string> roots = edit_roots();
+  if (method == "textDocument/codeAction") {
+    for (const auto& uri : drop_actions_outside(result, roots))
+      spdlog::warn("dropped a code action that would edit {} (outside the workspace)", uri);
+    return {};
+  }
+  std::string bad = first_outside_target(result, roots);
+  if (!bad.empty()) spdlog::error("{}: refusing a workspace edit of {} (outside the workspace)", method, bad);
+  return bad;
+}
+
 void LanguageServer::request(const std::string& method, json params,
                              std::function<void(const protocol::Response&)> on_reply) {
+  if (method == "workspace/applyEdit") {
+    std::string bad = first_outside_target(params, edit_roots());
+    if (!bad.empty()) {
+      spdlog::error("refusing to send workspace/applyEdit for {} (outside the workspace)", bad);
+      protocol::Response refused{nullptr, nullptr,
+                                 {{"code", static_cast<int>(ErrorCode::RequestFailed)},
+                                  {"message", "msprobe-lsp refuses to edit " + bad + ": it is outside the workspace folders"}},
+                                 false};
+      asio::post(io_, [on_reply = std::move(on_reply), refused] { on_reply(refused); });
+      return;
+    }
+  }
   json id = "msprobe-" + std::to_string(next_outgoing_id_++);
   outgoing_[protocol::id_key(id)] = std::move(on_reply);
   send(protocol::make_request(id, method, std::move(params)));

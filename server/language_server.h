@@ -104,6 +104,11 @@ class LanguageServer {
   void report_setting_problems(const std::vector<std::string>& problems);
   void terminate(int code);
   void forget_canceller(const std::string& key, uint64_t cookie);
+  // Workspace-edit safety (edit_guard.h): the folders edits may touch, and the
+  // check applied to every result (code actions outside are dropped; any other
+  // result with such an edit becomes an error, whose target is returned).
+  std::vector<std::string> edit_roots() const;
+  std::string guard_edits(const std::string& method, json& result) const;
 
   // lifecycle (handlers/lifecycle.cpp)
   void on_initialize(Call& c);

@@ -1,0 +1,153 @@
+// AnalysisWorker: per-document order and merging, cancellation with carried
+// edits, forget(), and parallel progress across documents.
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <thread>
+
+#include "analysis_worker.h"
+
+using namespace msprobe;
+using namespace msprobe::server;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+AnalysisJob job(const std::string& uri, int version, const analysis::SourceText& text,
+                std::vector<analysis::ByteEdit> edits = {}, bool reset = false, int delay_ms = 0) {
+  AnalysisJob j;
+  j.uri = uri;
+  j.version = version;
+  j.kind = DocumentKind::Python;
+  j.source = std::make_shared<const analysis::SourceText>(text);
+  j.edits = std::move(edits);
+  j.reset_tree = reset;
+  j.test_delay_ms = delay_ms;
+  return j;
+}
+
+// Runs the io_context until `done()` or the timeout.
+template <class Pred>
+bool run_until(asio::io_context& io, AnalysisWorker& w, Pred done, int timeout_ms = 10000) {
+  auto until = Clock::now() + std::chrono::milliseconds(timeout_ms);
+  while (!done()) {
+    if (Clock::now() > until) return false;
+    io.restart();
+    std::size_t n = io.poll() + w.run_pending();
+    if (n == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return true;
+}
+
+std::vector<std::string> codes(const SnapshotPtr& s) {
+  std::vector<std::string> out;
+  for (const auto& f : s->result.findings) out.push_back(f.code);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("jobs queued for one document are merged: one result, the newest version, edits applied in order") {
+  asio::io_context io;
+  AnalysisWorker w(io, /*threads=*/0);
+  std::vector<SnapshotPtr> results;
+  analysis::SourceText text("import torch\n");
+  w.submit(job("a", 1, text, {}, /*reset=*/true), [&](SnapshotPtr s) { results.push_back(s); });
+  REQUIRE(run_until(io, w, [&] { return results.size() == 1; }));
+  CHECK(codes(results[0]).empty());
+
+  // Three edits, each its own job, queued before the worker runs.
+  std::vector<analysis::ByteEdit> e1{text.replace(text.size(), text.size(), "m = torch.compile(m)\n")};
+  w.submit(job("a", 2, text, e1), [&](SnapshotPtr s) { results.push_back(s); });
+  std::vector<analysis::ByteEdit> e2{text.replace(0, 0, "# header\n")};
+  w.submit(job("a", 3, text, e2), [&](SnapshotPtr s) { results.push_back(s); });
+  std::vector<analysis::ByteEdit> e3{text.replace(text.size(), text.size(), "n = torch.compile(n)\n")};
+  w.submit(job("a", 4, text, e3), [&](SnapshotPtr s) { results.push_back(s); });
+  CHECK_FALSE(w.idle());
+  REQUIRE(run_until(io, w, [&] { return w.idle(); }));
+  io.restart();
+  io.poll();
+  REQUIRE(results.size() == 2);
+  CHECK(results[1]->version == 4);
+  CHECK(codes(results[1]) == std::vector<std::string>{"MSP101", "MSP101"});
+  CHECK(results[1]->result.findings[0].range.start == text.text().find("torch.compile(m)"));
+}
+
+TEST_CASE("forget drops queued jobs and the tree; a reopened document starts fresh") {
+  asio::io_context io;
+  AnalysisWorker w(io, 0);
+  int delivered = 0;
+  analysis::SourceText text("import torch\nm = torch.compile(m)\n");
+  w.submit(job("a", 1, text, {}, true), [&](SnapshotPtr) { ++delivered; });
+  w.forget("a");
+  CHECK(w.idle());
+  CHECK(w.run_pending() == 0);
+  analysis::SourceText other("x = 1\n");
+  SnapshotPtr got;
+  w.submit(job("a", 1, other, {}, true), [&](SnapshotPtr s) { got = s; });
+  REQUIRE(run_until(io, w, [&] { return got != nullptr; }));
+  CHECK(delivered == 0);
+  CHECK(got->result.findings.empty());
+}
+
+TEST_CASE("a job submitted while one runs cancels it; the cancelled edits carry over") {
+  asio::io_context io;
+  AnalysisWorker w(io, /*threads=*/2);
+  std::vector<SnapshotPtr> results;
+  analysis::SourceText text("import torch\n");
+  w.submit(job("a", 1, text, {}, true), [&](SnapshotPtr s) { results.push_back(s); });
+  REQUIRE(run_until(io, w, [&] { return results.size() == 1; }));
+
+  // Version 2 is slow (test delay) and gets cancelled by version 3, which
+  // must still see version 2's edit: the stored tree never saw it.
+  std::vector<analysis::ByteEdit> e2{text.replace(text.size(), text.size(), "m = torch.compile(m)\n")};
+  w.submit(job("a", 2, text, e2, false, /*delay_ms=*/5000), [&](SnapshotPtr s) { results.push_back(s); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));  // let it start
+  std::vector<analysis::ByteEdit> e3{text.replace(text.size(), text.size(), "x = 1\n")};
+  auto t0 = Clock::now();
+  w.submit(job("a", 3, text, e3), [&](SnapshotPtr s) { results.push_back(s); });
+  REQUIRE(run_until(io, w, [&] { return results.size() == 2; }));
+  CHECK(Clock::now() - t0 < std::chrono::milliseconds(3000));  // not after the 5 s delay
+  CHECK(results[1]->version == 3);
+  CHECK(codes(results[1]) == std::vector<std::string>{"MSP101"});
+  REQUIRE(run_until(io, w, [&] { return w.idle(); }));
+  CHECK(results.size() == 2);  // version 2 was never delivered
+}
+
+TEST_CASE("a slow document does not hold up another one") {
+  asio::io_context io;
+  AnalysisWorker w(io, /*threads=*/2);
+  SnapshotPtr slow, fast;
+  analysis::SourceText text("import torch\nm = torch.compile(m)\n");
+  w.submit(job("slow", 1, text, {}, true, /*delay_ms=*/3000), [&](SnapshotPtr s) { slow = s; });
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  auto t0 = Clock::now();
+  w.submit(job("fast", 1, text, {}, true), [&](SnapshotPtr s) { fast = s; });
+  REQUIRE(run_until(io, w, [&] { return fast != nullptr; }));
+  CHECK(Clock::now() - t0 < std::chrono::milliseconds(1500));
+  CHECK(slow == nullptr);
+  CHECK(codes(fast) == std::vector<std::string>{"MSP101"});
+  w.forget("slow");  // cancels it: the destructor need not wait 3 s
+}
+
+TEST_CASE("a parse over budget reports timed_out and the next job parses from scratch") {
+  asio::io_context io;
+  AnalysisWorker w(io, 0);
+  std::string big = "import torch\n";
+  for (int i = 0; i < 200000; ++i) big += "x" + std::to_string(i) + " = [(" + std::to_string(i) + ",)]\n";
+  analysis::SourceText text(big);
+  SnapshotPtr got;
+  AnalysisJob j = job("big", 1, text, {}, true);
+  j.parse_timeout_micros = 1000;  // 1 ms: certainly too little
+  w.submit(std::move(j), [&](SnapshotPtr s) { got = s; });
+  REQUIRE(run_until(io, w, [&] { return got != nullptr; }));
+  CHECK(got->result.timed_out);
+  CHECK(got->result.tree == nullptr);
+
+  got = nullptr;
+  std::vector<analysis::ByteEdit> e{text.replace(0, big.size(), "import torch\nm = torch.compile(m)\n")};
+  w.submit(job("big", 2, text, e), [&](SnapshotPtr s) { got = s; });
+  REQUIRE(run_until(io, w, [&] { return got != nullptr; }));
+  CHECK_FALSE(got->result.timed_out);
+  CHECK(codes(got) == std::vector<std::string>{"MSP101"});
+}
