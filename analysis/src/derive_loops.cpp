@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cctype>
 #include <set>
+#include <string_view>
+#include <unordered_map>
 
 #include "derive.h"
 
@@ -85,14 +87,25 @@ bool is_forward(const Call& c, const Names& n) {
          l == "decoder" || l == "classifier";
 }
 
-// Functions of this file called by `c` (by name, or self.method in a class).
-int called_function(const FileFacts& f, const Call& c) {
-  for (std::size_t i = 0; i < f.functions.size(); ++i) {
-    const Function& fn = f.functions[i];
-    if (fn.name == c.callee && fn.class_name.empty()) return static_cast<int>(i);
-    if (!fn.class_name.empty() && c.callee == "self." + fn.name) return static_cast<int>(i);
+// The file's functions by name (the first of each name), so that following
+// a helper call costs a lookup, not a scan of every function per call.
+struct FunctionIndex {
+  std::unordered_map<std::string_view, int> free, methods;
+  explicit FunctionIndex(const FileFacts& f) {
+    for (std::size_t i = 0; i < f.functions.size(); ++i) {
+      const Function& fn = f.functions[i];
+      (fn.class_name.empty() ? free : methods).emplace(fn.name, static_cast<int>(i));
+    }
   }
-  return -1;
+};
+
+// Functions of this file called by `c` (by name, or self.method in a class).
+int called_function(const FunctionIndex& index, const Call& c) {
+  std::string_view callee = c.callee;
+  bool self = callee.compare(0, 5, "self.") == 0;
+  const auto& names = self ? index.methods : index.free;
+  auto it = names.find(self ? callee.substr(5) : callee);
+  return it == names.end() ? -1 : it->second;
 }
 
 struct Sites {
@@ -103,9 +116,15 @@ struct Sites {
 
 // Sites of the calls inside `range`; helper calls are followed (depth-limited)
 // and reported at the call site.
-void gather(const FileFacts& f, const Names& n, ByteRange range, int depth, ByteRange* site_override, Sites& out,
-            std::set<int>& visiting) {
-  for (const Call& c : f.calls) {
+void gather(const FileFacts& f, const Names& n, const FunctionIndex& index, ByteRange range, int depth,
+            ByteRange* site_override, Sites& out, std::set<int>& visiting) {
+  // Calls are in source order (pre-order, so by start offset): visit only
+  // those starting inside `range` instead of every call in the file for each
+  // loop and helper, which was quadratic in the file size.
+  auto first = std::lower_bound(f.calls.begin(), f.calls.end(), range.start,
+                                [](const Call& c, uint32_t start) { return c.range.start < start; });
+  for (auto it = first; it != f.calls.end() && it->range.start <= range.end; ++it) {
+    const Call& c = *it;
     if (!inside(c.range, range)) continue;
     ByteRange at = site_override ? *site_override : c.range;
     if (is_backward(c, n)) out.backward.push_back(at);
@@ -118,11 +137,11 @@ void gather(const FileFacts& f, const Names& n, ByteRange range, int depth, Byte
       out.forward.push_back(at);
       if (out.model.empty()) out.model = receiver_of(c.callee);
     } else if (depth < 3) {
-      int fn = called_function(f, c);
+      int fn = called_function(index, c);
       if (fn >= 0 && !visiting.count(fn)) {
         visiting.insert(fn);
         ByteRange site = site_override ? *site_override : c.range;
-        gather(f, n, f.functions[static_cast<std::size_t>(fn)].body, depth + 1, &site, out, visiting);
+        gather(f, n, index, f.functions[static_cast<std::size_t>(fn)].body, depth + 1, &site, out, visiting);
         visiting.erase(fn);
       }
     }
@@ -159,12 +178,13 @@ const char* to_string(LoopRole r) {
 
 void derive_loops(std::string_view, FileFacts& f) {
   Names names = collect_names(f);
+  FunctionIndex index(f);
   std::vector<LoopInfo> infos(f.loops.size());
   std::vector<Sites> sites(f.loops.size());
   for (std::size_t i = 0; i < f.loops.size(); ++i) {
     std::set<int> visiting;
     if (f.loops[i].function >= 0) visiting.insert(f.loops[i].function);
-    gather(f, names, f.loops[i].body, 0, nullptr, sites[i], visiting);
+    gather(f, names, index, f.loops[i].body, 0, nullptr, sites[i], visiting);
     for (auto* v : {&sites[i].forward, &sites[i].backward, &sites[i].step}) dedupe(*v);
   }
   // Loops inside nn.Module.forward never carry a role.

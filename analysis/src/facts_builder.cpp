@@ -43,6 +43,85 @@ bool is_dotted(std::string_view s) {
   return s.front() != '.' && s.back() != '.';
 }
 
+// What the builder does with a node, looked up once per grammar symbol: the
+// pass used to strcmp every node's type name against ~40 names.
+enum class Kind : uint8_t {
+  Other,
+  Comment,
+  Import,
+  ImportFrom,  // import_from_statement, future_import_statement
+  Call,
+  Attribute,
+  Identifier,
+  DecoratedDefinition,
+  FunctionDefinition,
+  ClassDefinition,
+  Loop,  // for_statement, while_statement
+  With,
+  Assignment,  // assignment, augmented_assignment
+  NameContainer,  // dotted_name, aliased_import (only looked at as a parent)
+  KeywordArgument,  // only looked at as a parent
+};
+
+struct NodeInfo {
+  Kind kind = Kind::Other;
+  bool statement = false;
+};
+
+class SymbolTable {
+ public:
+  explicit SymbolTable(const TSLanguage* lang) : info_(ts_language_symbol_count(lang)) {
+    static const std::pair<const char*, Kind> kKinds[] = {
+        {"comment", Kind::Comment},
+        {"import_statement", Kind::Import},
+        {"import_from_statement", Kind::ImportFrom},
+        {"future_import_statement", Kind::ImportFrom},
+        {"call", Kind::Call},
+        {"attribute", Kind::Attribute},
+        {"identifier", Kind::Identifier},
+        {"decorated_definition", Kind::DecoratedDefinition},
+        {"function_definition", Kind::FunctionDefinition},
+        {"class_definition", Kind::ClassDefinition},
+        {"for_statement", Kind::Loop},
+        {"while_statement", Kind::Loop},
+        {"with_statement", Kind::With},
+        {"assignment", Kind::Assignment},
+        {"augmented_assignment", Kind::Assignment},
+        {"dotted_name", Kind::NameContainer},
+        {"aliased_import", Kind::NameContainer},
+        {"keyword_argument", Kind::KeywordArgument},
+    };
+    for (TSSymbol sym = 0; sym < info_.size(); ++sym) {
+      // Named nodes only: an anonymous token never stands for these.
+      if (ts_language_symbol_type(lang, sym) != TSSymbolTypeRegular) continue;
+      const char* name = ts_language_symbol_name(lang, sym);
+      for (const auto& [n, k] : kKinds) {
+        if (std::strcmp(name, n) == 0) info_[sym].kind = k;
+      }
+      info_[sym].statement = is_statement_type(name);
+    }
+    field_function = ts_language_field_id_for_name(lang, "function", 8);
+    field_name = ts_language_field_id_for_name(lang, "name", 4);
+  }
+
+  // ts_node_symbol gives the public symbol, whose entry carries the name's kind.
+  const NodeInfo& of(TSNode n) const {
+    TSSymbol sym = ts_node_symbol(n);
+    return sym < info_.size() ? info_[sym] : kNone;
+  }
+
+  TSFieldId field_function = 0, field_name = 0;
+
+ private:
+  static inline const NodeInfo kNone{};
+  std::vector<NodeInfo> info_;
+};
+
+const SymbolTable& symbols(const TSLanguage* lang) {
+  static const SymbolTable table(lang);  // one grammar: Python
+  return table;
+}
+
 struct Context {
   int function = -1;
   int loop = -1;
@@ -54,24 +133,49 @@ struct Context {
 
 class Builder {
  public:
-  Builder(std::string_view text, FileFacts& facts) : text_(text), f_(facts) {}
+  Builder(std::string_view text, FileFacts& facts, const SymbolTable& syms) : text_(text), f_(facts), syms_(syms) {}
 
   void run(TSNode root) {
-    std::vector<std::pair<TSNode, Context>> stack;
-    stack.push_back({root, Context{}});
-    while (!stack.empty()) {
-      auto [node, ctx] = std::move(stack.back());
-      stack.pop_back();
-      Context child = visit(node, ctx);
-      uint32_t n = ts_node_child_count(node);
-      for (uint32_t i = n; i-- > 0;) stack.push_back({ts_node_child(node, i), child});
+    // Pre-order walk with a tree cursor. Indexed access (ts_node_child(n, i))
+    // and ts_node_parent both scan siblings from the start, which made the
+    // pass quadratic in the number of top-level statements; the cursor walk is
+    // linear and `path` gives each node its parent and inherited context.
+    struct Frame {
+      TSNode node;
+      Context ctx;  // the context the node's children inherit
+    };
+    std::vector<Frame> path;
+    TSTreeCursor cursor = ts_tree_cursor_new(root);
+    path.push_back({root, visit(root, TSNode{}, 0, Context{})});
+    for (;;) {
+      bool entered = ts_tree_cursor_goto_first_child(&cursor);
+      while (!entered) {
+        if (path.size() == 1) break;  // back at the root: done
+        path.pop_back();
+        entered = ts_tree_cursor_goto_next_sibling(&cursor);
+        if (!entered) ts_tree_cursor_goto_parent(&cursor);
+      }
+      if (!entered) break;
+      TSNode node = ts_tree_cursor_current_node(&cursor);
+      const Frame& parent = path.back();
+      // The field matters only for a name directly under a call or keyword argument.
+      TSFieldId field = 0;
+      Kind pk = syms_.of(parent.node).kind;
+      if (pk == Kind::Call || pk == Kind::KeywordArgument) field = ts_tree_cursor_current_field_id(&cursor);
+      Context child = visit(node, parent.node, field, parent.ctx);
+      path.push_back({node, std::move(child)});
     }
+    ts_tree_cursor_delete(&cursor);
     // Loops learn their first and last body statement once all statements exist.
+    // Statements are in source order, so a loop's own statements follow its
+    // statement index and end before the first one past its range.
     for (std::size_t li = 0; li < f_.loops.size(); ++li) {
       Loop& loop = f_.loops[li];
       bool first = true;
-      for (std::size_t si = 0; si < f_.statements.size(); ++si) {
+      std::size_t from = loop_stmt_[li] >= 0 ? static_cast<std::size_t>(loop_stmt_[li]) + 1 : 0;
+      for (std::size_t si = from; si < f_.statements.size(); ++si) {
         const Statement& st = f_.statements[si];
+        if (loop_stmt_[li] >= 0 && st.range.start > loop.range.end) break;
         if (st.parent_block_owner != loop_stmt_[li]) continue;
         if (st.range.start < loop.body.start || st.range.end > loop.body.end) continue;  // the else block
         if (first) loop.body_first_stmt = static_cast<uint32_t>(si), first = false;
@@ -108,7 +212,7 @@ class Builder {
   uint32_t line(TSNode n) const { return ts_node_start_point(n).row; }
   std::string qualify(const std::string& s) const { return is_dotted(s) ? f_.qualify(s) : std::string(); }
 
-  Context visit(TSNode node, const Context& ctx) {
+  Context visit(TSNode node, TSNode parent, TSFieldId field, const Context& ctx) {
     Context child = ctx;
     const char* type = ts_node_type(node);
 
@@ -118,34 +222,31 @@ class Builder {
     }
     if (ts_node_is_error(node)) f_.syntax_errors.push_back({range_of(node), false, {}});
 
-    if (is_statement_type(type)) child = enter_statement(node, type, ctx);
+    const NodeInfo& info = syms_.of(node);
+    if (info.statement) child = enter_statement(node, type, ctx);
 
-    if (is(node, "comment")) {
-      f_.comments.push_back({range_of(node), line(node), text(node)});
-    } else if (is(node, "import_statement")) {
-      add_import(node, ctx, /*from=*/false);
-    } else if (is(node, "import_from_statement") || is(node, "future_import_statement")) {
-      add_import(node, ctx, /*from=*/true);
-    } else if (is(node, "call")) {
-      add_call(node, ctx);
-    } else if (is(node, "attribute") || is(node, "identifier")) {
-      add_name_use(node);
-    } else if (is(node, "decorated_definition")) {
-      add_decorators(node);
-    } else if (is(node, "function_definition")) {
-      child.function = add_function(node, ctx);
-      child.loop = -1;  // a loop around a def does not run the def's body
-    } else if (is(node, "class_definition")) {
-      add_class(node);
-      child.class_name = text(ts_node_child_by_field_name(node, "name", 4));
-      child.function = -1;
-      child.loop = -1;
-    } else if (is(node, "for_statement") || is(node, "while_statement")) {
-      child.loop = add_loop(node, ctx, child.statement);
-    } else if (is(node, "with_statement")) {
-      add_with(node, ctx);
-    } else if (is(node, "assignment") || is(node, "augmented_assignment")) {
-      add_assignment(node, ctx);
+    switch (info.kind) {
+      case Kind::Comment: f_.comments.push_back({range_of(node), line(node), text(node)}); break;
+      case Kind::Import: add_import(node, ctx, /*from=*/false); break;
+      case Kind::ImportFrom: add_import(node, ctx, /*from=*/true); break;
+      case Kind::Call: add_call(node, ctx); break;
+      case Kind::Attribute:
+      case Kind::Identifier: add_name_use(node, parent, field); break;
+      case Kind::DecoratedDefinition: add_decorators(node); break;
+      case Kind::FunctionDefinition:
+        child.function = add_function(node, ctx);
+        child.loop = -1;  // a loop around a def does not run the def's body
+        break;
+      case Kind::ClassDefinition:
+        add_class(node);
+        child.class_name = text(ts_node_child_by_field_name(node, "name", 4));
+        child.function = -1;
+        child.loop = -1;
+        break;
+      case Kind::Loop: child.loop = add_loop(node, ctx, child.statement); break;
+      case Kind::With: add_with(node, ctx); break;
+      case Kind::Assignment: add_assignment(node, ctx); break;
+      default: break;
     }
     return child;
   }
@@ -279,16 +380,15 @@ class Builder {
   }
 
   // Records maximal dotted names that resolve through an import and are not
-  // the callee of a call (calls are recorded separately).
-  void add_name_use(TSNode node) {
-    TSNode parent = ts_node_parent(node);
+  // the callee of a call (calls are recorded separately). `field` is the
+  // node's field in `parent` (from the cursor; no parent lookups).
+  void add_name_use(TSNode node, TSNode parent, TSFieldId field) {
     if (!ts_node_is_null(parent)) {
-      if (is(parent, "attribute")) return;  // not maximal
-      if (is(parent, "call") && ts_node_eq(ts_node_child_by_field_name(parent, "function", 8), node)) return;
-      if (is(parent, "dotted_name") || is(parent, "aliased_import") || is(parent, "keyword_argument")) {
-        if (!is(parent, "keyword_argument") || ts_node_eq(ts_node_child_by_field_name(parent, "name", 4), node))
-          return;
-      }
+      Kind pk = syms_.of(parent).kind;
+      if (pk == Kind::Attribute) return;  // not maximal
+      if (pk == Kind::Call && field == syms_.field_function) return;
+      if (pk == Kind::NameContainer) return;  // dotted_name, aliased_import
+      if (pk == Kind::KeywordArgument && field == syms_.field_name) return;
     }
     f_.name_uses.push_back({text(node), {}, range_of(node)});
   }
@@ -411,6 +511,7 @@ class Builder {
 
   std::string_view text_;
   FileFacts& f_;
+  const SymbolTable& syms_;
   std::vector<int> loop_stmt_;  // statement index of each loop
   std::map<std::pair<uint32_t, uint32_t>, int> pending_assignment_values_;
 };
@@ -428,7 +529,7 @@ std::string FileFacts::qualify(const std::string& dotted) const {
 FileFacts build_facts(const TreePtr& tree, std::string_view text) {
   FileFacts facts;
   if (!tree) return facts;
-  Builder(text, facts).run(ts_tree_root_node(tree.get()));
+  Builder(text, facts, symbols(ts_tree_language(tree.get()))).run(ts_tree_root_node(tree.get()));
   return facts;
 }
 
