@@ -15,7 +15,11 @@ namespace msprobe::server {
 
 enum class DocumentKind { Python, Json, Other };
 
-// An immutable analysis of one version of a document.
+// An immutable analysis of one version of a document. `result.tree` is
+// always null: syntax trees are large (about 45 bytes per source byte) and
+// stay in the analysis worker's small cache of recently edited documents.
+// `result.timed_out` tells whether parsing ran out of time; a handler that
+// needs a tree parses `source` itself.
 struct AnalysisSnapshot {
   std::string uri;
   int version = 0;

@@ -530,6 +530,20 @@ FileFacts build_facts(const TreePtr& tree, std::string_view text) {
   FileFacts facts;
   if (!tree) return facts;
   Builder(text, facts, symbols(ts_tree_language(tree.get()))).run(ts_tree_root_node(tree.get()));
+  // The server keeps the facts of every open document: return the vectors'
+  // growth slack (a third of their memory on a typical script).
+  facts.imports.shrink_to_fit();
+  facts.calls.shrink_to_fit();
+  facts.name_uses.shrink_to_fit();
+  facts.decorators.shrink_to_fit();
+  facts.comments.shrink_to_fit();
+  facts.functions.shrink_to_fit();
+  facts.classes.shrink_to_fit();
+  facts.loops.shrink_to_fit();
+  facts.statements.shrink_to_fit();
+  facts.assignments.shrink_to_fit();
+  facts.with_blocks.shrink_to_fit();
+  facts.syntax_errors.shrink_to_fit();
   return facts;
 }
 
