@@ -17,6 +17,8 @@ namespace {
 
 bool is(TSNode n, const char* type) { return std::strcmp(ts_node_type(n), type) == 0; }
 
+TSNode field_child(TSNode n, TSFieldId id) { return ts_node_child_by_field_id(n, id); }
+
 ByteRange range_of(TSNode n) { return {ts_node_start_byte(n), ts_node_end_byte(n)}; }
 
 bool is_statement_type(const char* t) {
@@ -100,8 +102,22 @@ class SymbolTable {
       }
       info_[sym].statement = is_statement_type(name);
     }
-    field_function = ts_language_field_id_for_name(lang, "function", 8);
-    field_name = ts_language_field_id_for_name(lang, "name", 4);
+    auto id = [lang](const char* f) {
+      return ts_language_field_id_for_name(lang, f, static_cast<uint32_t>(std::strlen(f)));
+    };
+    fields.alias = id("alias");
+    fields.alternative = id("alternative");
+    fields.arguments = id("arguments");
+    fields.body = id("body");
+    fields.condition = id("condition");
+    fields.definition = id("definition");
+    fields.function = id("function");
+    fields.left = id("left");
+    fields.module_name = id("module_name");
+    fields.name = id("name");
+    fields.right = id("right");
+    fields.superclasses = id("superclasses");
+    fields.value = id("value");
   }
 
   // ts_node_symbol gives the public symbol, whose entry carries the name's kind.
@@ -110,7 +126,12 @@ class SymbolTable {
     return sym < info_.size() ? info_[sym] : kNone;
   }
 
-  TSFieldId field_function = 0, field_name = 0;
+  // ts_node_child_by_field_name looks the name up among all field names on
+  // every call (8% of the pass): the ids are fixed per grammar.
+  struct {
+    TSFieldId alias = 0, alternative = 0, arguments = 0, body = 0, condition = 0, definition = 0, function = 0;
+    TSFieldId left = 0, module_name = 0, name = 0, right = 0, superclasses = 0, value = 0;
+  } fields;
 
  private:
   static inline const NodeInfo kNone{};
@@ -239,7 +260,7 @@ class Builder {
         break;
       case Kind::ClassDefinition:
         add_class(node);
-        child.class_name = text(ts_node_child_by_field_name(node, "name", 4));
+        child.class_name = text(field_child(node, syms_.fields.name));
         child.function = -1;
         child.loop = -1;
         break;
@@ -275,7 +296,7 @@ class Builder {
         }
       }
       if (is(node, "if_statement")) {
-        std::string cond = text(ts_node_child_by_field_name(node, "condition", 9));
+        std::string cond = text(field_child(node, syms_.fields.condition));
         if (cond.find("__name__") != std::string::npos && cond.find("__main__") != std::string::npos)
           f_.main_guard = index;
       }
@@ -295,7 +316,7 @@ class Builder {
     bool future = is(node, "future_import_statement");
     std::string module;
     if (from) {
-      TSNode m = ts_node_child_by_field_name(node, "module_name", 11);
+      TSNode m = field_child(node, syms_.fields.module_name);
       module = future ? "__future__" : text(m);
     }
     auto push = [&](const std::string& mod, const std::string& name, const std::string& bound,
@@ -325,8 +346,8 @@ class Builder {
       any = true;
       std::string name, alias;
       if (is(c, "aliased_import")) {
-        name = text(ts_node_child_by_field_name(c, "name", 4));
-        alias = text(ts_node_child_by_field_name(c, "alias", 5));
+        name = text(field_child(c, syms_.fields.name));
+        alias = text(field_child(c, syms_.fields.alias));
       } else {
         name = text(c);
       }
@@ -345,8 +366,8 @@ class Builder {
 
   void add_call(TSNode node, const Context& ctx) {
     Call c;
-    TSNode fn = ts_node_child_by_field_name(node, "function", 8);
-    TSNode args = ts_node_child_by_field_name(node, "arguments", 9);
+    TSNode fn = field_child(node, syms_.fields.function);
+    TSNode args = field_child(node, syms_.fields.arguments);
     c.callee = text(fn);
     c.range = range_of(node);
     c.line = line(node);
@@ -359,8 +380,8 @@ class Builder {
         if (is(a, "comment")) continue;
         Argument arg;
         if (is(a, "keyword_argument")) {
-          arg.keyword = text(ts_node_child_by_field_name(a, "name", 4));
-          TSNode v = ts_node_child_by_field_name(a, "value", 5);
+          arg.keyword = text(field_child(a, syms_.fields.name));
+          TSNode v = field_child(a, syms_.fields.value);
           arg.text = text(v);
           arg.range = range_of(v);
         } else {
@@ -386,15 +407,15 @@ class Builder {
     if (!ts_node_is_null(parent)) {
       Kind pk = syms_.of(parent).kind;
       if (pk == Kind::Attribute) return;  // not maximal
-      if (pk == Kind::Call && field == syms_.field_function) return;
+      if (pk == Kind::Call && field == syms_.fields.function) return;
       if (pk == Kind::NameContainer) return;  // dotted_name, aliased_import
-      if (pk == Kind::KeywordArgument && field == syms_.field_name) return;
+      if (pk == Kind::KeywordArgument && field == syms_.fields.name) return;
     }
     f_.name_uses.push_back({text(node), {}, range_of(node)});
   }
 
   void add_decorators(TSNode node) {
-    TSNode def = ts_node_child_by_field_name(node, "definition", 10);
+    TSNode def = field_child(node, syms_.fields.definition);
     int function_index = static_cast<int>(f_.functions.size());  // the def is visited next
     uint32_t n = ts_node_named_child_count(node);
     for (uint32_t i = 0; i < n; ++i) {
@@ -406,7 +427,7 @@ class Builder {
       dec.range = range_of(d);
       if (is(expr, "call")) {
         dec.called = true;
-        expr = ts_node_child_by_field_name(expr, "function", 8);
+        expr = field_child(expr, syms_.fields.function);
       }
       dec.callee = text(expr);
       dec.function = is(def, "function_definition") ? function_index : -1;
@@ -416,10 +437,10 @@ class Builder {
 
   int add_function(TSNode node, const Context& ctx) {
     Function fn;
-    fn.name = text(ts_node_child_by_field_name(node, "name", 4));
+    fn.name = text(field_child(node, syms_.fields.name));
     fn.class_name = ctx.function == -1 ? ctx.class_name : std::string();
     fn.range = range_of(node);
-    fn.body = range_of(ts_node_child_by_field_name(node, "body", 4));
+    fn.body = range_of(field_child(node, syms_.fields.body));
     fn.line = line(node);
     fn.parent = ctx.function;
     f_.functions.push_back(std::move(fn));
@@ -428,8 +449,8 @@ class Builder {
 
   void add_class(TSNode node) {
     ClassDef c;
-    c.name = text(ts_node_child_by_field_name(node, "name", 4));
-    TSNode sup = ts_node_child_by_field_name(node, "superclasses", 12);
+    c.name = text(field_child(node, syms_.fields.name));
+    TSNode sup = field_child(node, syms_.fields.superclasses);
     if (!ts_node_is_null(sup)) {
       uint32_t n = ts_node_named_child_count(sup);
       for (uint32_t i = 0; i < n; ++i) c.bases.push_back(text(ts_node_named_child(sup, i)));
@@ -443,7 +464,7 @@ class Builder {
     Loop loop;
     loop.kind = is(node, "for_statement") ? LoopKind::For : LoopKind::While;
     loop.range = range_of(node);
-    TSNode body = ts_node_child_by_field_name(node, "body", 4);
+    TSNode body = field_child(node, syms_.fields.body);
     loop.body = ts_node_is_null(body) ? ByteRange{loop.range.end, loop.range.end} : range_of(body);
     // The header ends at the ':' before the body.
     uint32_t header_end = loop.range.end;
@@ -457,12 +478,12 @@ class Builder {
     }
     loop.header = {loop.range.start, header_end};
     if (loop.kind == LoopKind::For) {
-      loop.target = text(ts_node_child_by_field_name(node, "left", 4));
-      loop.iterable = text(ts_node_child_by_field_name(node, "right", 5));
+      loop.target = text(field_child(node, syms_.fields.left));
+      loop.iterable = text(field_child(node, syms_.fields.right));
     } else {
-      loop.iterable = text(ts_node_child_by_field_name(node, "condition", 9));
+      loop.iterable = text(field_child(node, syms_.fields.condition));
     }
-    loop.has_else = !ts_node_is_null(ts_node_child_by_field_name(node, "alternative", 11));
+    loop.has_else = !ts_node_is_null(field_child(node, syms_.fields.alternative));
     loop.line = line(node);
     loop.parent = ctx.loop;
     loop.function = ctx.function;
@@ -474,7 +495,7 @@ class Builder {
   void add_with(TSNode node, const Context& ctx) {
     WithBlock w;
     w.range = range_of(node);
-    TSNode body = ts_node_child_by_field_name(node, "body", 4);
+    TSNode body = field_child(node, syms_.fields.body);
     w.body = ts_node_is_null(body) ? ByteRange{w.range.end, w.range.end} : range_of(body);
     w.function = ctx.function;
     uint32_t n = ts_node_named_child_count(node);
@@ -484,7 +505,7 @@ class Builder {
       uint32_t k = ts_node_named_child_count(clause);
       for (uint32_t j = 0; j < k; ++j) {
         TSNode item = ts_node_named_child(clause, j);
-        TSNode value = is(item, "with_item") ? ts_node_child_by_field_name(item, "value", 5) : item;
+        TSNode value = is(item, "with_item") ? field_child(item, syms_.fields.value) : item;
         if (!ts_node_is_null(value)) {
           if (is(value, "as_pattern")) value = ts_node_named_child(value, 0);
           w.items.push_back(text(value));
@@ -496,8 +517,8 @@ class Builder {
 
   void add_assignment(TSNode node, const Context& ctx) {
     Assignment a;
-    TSNode left = ts_node_child_by_field_name(node, "left", 4);
-    TSNode right = ts_node_child_by_field_name(node, "right", 5);
+    TSNode left = field_child(node, syms_.fields.left);
+    TSNode right = field_child(node, syms_.fields.right);
     a.target = text(left);
     a.value = ts_node_is_null(right) ? std::string() : text(right);
     a.range = range_of(node);
