@@ -8,7 +8,8 @@
 #   --quick     fewer runs (a smoke test of the harness, figures not for the docs)
 #   --no-peers  skip pyright and pylsp
 # Environment: BENCH_JOBS (build parallelism, default 2), BENCH_OUT (results
-# folder, default build/bench).
+# folder, default build/bench), BENCH_INSTR_LINES (scripts counted under
+# callgrind, default "1000").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -91,8 +92,10 @@ for clock in --cpu ""; do
 done
 if [ $quick = 0 ] && command -v valgrind >/dev/null 2>&1; then
   note "instruction counts (callgrind)"
-  python3 tests/bench/instr_bench.py --parse-bench "$PARSE_BENCH" --out "$RESULTS" \
-    "$FILES/train_1000.py" "$FILES/train_10000.py" >/dev/null
+  # 1k lines by default (seconds); BENCH_INSTR_LINES="1000 10000" adds ~10 minutes.
+  for n in ${BENCH_INSTR_LINES:-1000}; do
+    python3 tests/bench/instr_bench.py --parse-bench "$PARSE_BENCH" --out "$RESULTS" "$FILES/train_$n.py" >/dev/null
+  done
 fi
 
 # --- msprobe-lsp latency -------------------------------------------------------
