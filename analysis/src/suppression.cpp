@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <regex>
+#include <string_view>
 
 namespace msprobe::analysis {
 namespace {
@@ -25,22 +26,35 @@ std::vector<std::string> split_codes(const std::string& list) {
 
 bool is_msprobe_code(const std::string& c) { return c.size() == 6 && c.rfind("MSP", 0) == 0; }
 
+// ASCII case-insensitive substring test (`word` is lower case).
+bool contains_icase(const std::string& text, std::string_view word) {
+  auto it = std::search(text.begin(), text.end(), word.begin(), word.end(), [](char a, char b) {
+    return std::tolower(static_cast<unsigned char>(a)) == b;
+  });
+  return it != text.end();
+}
+
 }  // namespace
 
 std::vector<Suppression> parse_suppressions(const FileFacts& facts) {
-  static const std::regex kIgnore(R"(msprobe\s*:\s*ignore(-file)?\s*\[([^\]]*)\])", std::regex::icase);
-  static const std::regex kNoqa(R"(\bnoqa\b(\s*:\s*([A-Za-z]+[0-9]+(\s*,?\s*[A-Za-z]+[0-9]+)*))?)", std::regex::icase);
   std::vector<Suppression> out;
   for (const Comment& c : facts.comments) {
+    // std::regex costs ~100k instructions per search and ~50M to compile
+    // (on first use, so in the first file a server analyses): only comments
+    // holding the literal each pattern requires reach it.
+    bool may_ignore = contains_icase(c.text, "msprobe"), may_noqa = contains_icase(c.text, "noqa");
+    if (!may_ignore && !may_noqa) continue;
+    static const std::regex kIgnore(R"(msprobe\s*:\s*ignore(-file)?\s*\[([^\]]*)\])", std::regex::icase);
+    static const std::regex kNoqa(R"(\bnoqa\b(\s*:\s*([A-Za-z]+[0-9]+(\s*,?\s*[A-Za-z]+[0-9]+)*))?)", std::regex::icase);
     std::smatch m;
-    if (std::regex_search(c.text, m, kIgnore)) {
+    if (may_ignore && std::regex_search(c.text, m, kIgnore)) {
       Suppression s;
       s.scope = m[1].matched ? Suppression::Scope::File : Suppression::Scope::Line;
       s.line = c.line;
       s.codes = split_codes(m[2].str());
       s.comment = c.range;
       if (!s.codes.empty()) out.push_back(std::move(s));
-    } else if (std::regex_search(c.text, m, kNoqa)) {
+    } else if (may_noqa && std::regex_search(c.text, m, kNoqa)) {
       Suppression s;
       s.line = c.line;
       s.from_noqa = true;

@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""CLI throughput: `msprobe-lsp check --jobs N TREE` (output discarded) over a
+tree of generated scripts, for N = 1 and 2. Reports wall time, files/s, MB/s
+of Python source and CPU use (user+sys over wall: 2.0 means both cores busy),
+median and spread over --runs runs after one discarded warm-up run.
+
+Usage: check_bench.py --lsp BIN --tree DIR [--runs 5] [--jobs 1,2] [--out results.jsonl]
+"""
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+
+
+def tree_size(root):
+    files = size = 0
+    for d, _, names in os.walk(root):
+        for n in names:
+            if n.endswith(".py"):
+                files += 1
+                size += os.path.getsize(os.path.join(d, n))
+    return files, size
+
+
+def run_once(lsp, tree, jobs):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    rc = subprocess.run([lsp, "check", "--jobs", str(jobs), tree], stdout=subprocess.DEVNULL,
+                        stderr=subprocess.DEVNULL).returncode
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if rc not in (0, 1):
+        raise RuntimeError(f"check exited with {rc}")
+    return wall, cpu, after.ru_maxrss
+
+
+def loadavg():
+    with open("/proc/loadavg") as f:
+        return float(f.read().split()[0])
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--lsp", required=True)
+    ap.add_argument("--tree", required=True)
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--jobs", default="1,2")
+    ap.add_argument("--out")
+    a = ap.parse_args()
+    files, size = tree_size(a.tree)
+    run_once(a.lsp, a.tree, 2)  # warm the page cache
+    for jobs in (int(j) for j in a.jobs.split(",")):
+        la0 = loadavg()
+        walls, cpus, rss = [], [], 0
+        for _ in range(a.runs):
+            w, c, r = run_once(a.lsp, a.tree, jobs)
+            walls.append(w)
+            cpus.append(c)
+            rss = max(rss, r)
+        med = statistics.median(walls)
+        rec = {"measure": "check", "jobs": jobs, "files": files, "bytes": size, "runs": a.runs,
+               "wall_s": {"median": med, "min": min(walls), "max": max(walls)},
+               "files_per_s": files / med, "mb_per_s": size / 1e6 / med,
+               "mb_per_s_best": size / 1e6 / min(walls),
+               "cpu_per_wall": statistics.median(c / w for c, w in zip(cpus, walls)),
+               "loadavg_start": la0, "loadavg": loadavg(), "time": time.strftime("%Y-%m-%dT%H:%M:%S")}
+        line = json.dumps(rec)
+        print(line, flush=True)
+        if a.out:
+            with open(a.out, "a") as f:
+                f.write(line + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
