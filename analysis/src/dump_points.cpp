@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <set>
 
 #include "call_graph.h"
@@ -48,23 +49,38 @@ bool module_binds(const FileFacts& f, const std::string& name) {
 
 // An if/elif/else whose every branch (an else included) makes the call
 // counts as making it, so `if a: stop() else: stop()` closes the iteration.
+// Only the if statements above a site can qualify, and each qualifies at most
+// once, so the work is the sites times their nesting depth (never a scan of
+// every statement per if statement: that was quadratic on big files).
 void add_branch_sites(const FileFacts& f, std::vector<int>& sites) {
+  if (sites.empty()) return;
+  // The blocks of each candidate if statement, and whether it has an else.
+  struct Branches {
+    std::vector<ByteRange> blocks;
+    bool has_else = false;
+  };
+  std::map<int, Branches> candidates;
+  for (int x : sites) {
+    for (int cur = stmt(f, x).parent_block_owner; cur >= 0; cur = stmt(f, cur).parent_block_owner) {
+      if (stmt(f, cur).type == "if_statement") candidates.emplace(cur, Branches{});
+    }
+  }
+  if (candidates.empty()) return;
+  for (std::size_t i = 0; i < f.statements.size(); ++i) {
+    const Statement& st = f.statements[i];
+    auto it = candidates.find(st.parent_block_owner);
+    if (it == candidates.end()) continue;
+    Branches& b = it->second;
+    if (st.block_clause == "else_clause") b.has_else = true;
+    if (std::find(b.blocks.begin(), b.blocks.end(), st.block) == b.blocks.end()) b.blocks.push_back(st.block);
+  }
   for (bool changed = true; changed;) {
     changed = false;
-    for (std::size_t i = 0; i < f.statements.size(); ++i) {
-      int s = static_cast<int>(i);
-      if (f.statements[i].type != "if_statement" || std::find(sites.begin(), sites.end(), s) != sites.end()) continue;
-      std::vector<ByteRange> branches;
-      bool has_else = false;
-      for (const Statement& st : f.statements) {
-        if (st.parent_block_owner != s) continue;
-        if (st.block_clause == "else_clause") has_else = true;
-        if (std::find(branches.begin(), branches.end(), st.block) == branches.end()) branches.push_back(st.block);
-      }
-      if (!has_else || branches.empty()) continue;
-      bool all = std::all_of(branches.begin(), branches.end(), [&](ByteRange b) {
+    for (auto& [s, b] : candidates) {
+      if (!b.has_else || b.blocks.empty() || std::find(sites.begin(), sites.end(), s) != sites.end()) continue;
+      bool all = std::all_of(b.blocks.begin(), b.blocks.end(), [&](ByteRange block) {
         return std::any_of(sites.begin(), sites.end(), [&](int x) {
-          return inside(stmt(f, x).range, b) && runs_at_block_end(f, x, b);
+          return inside(stmt(f, x).range, block) && runs_at_block_end(f, x, block);
         });
       });
       if (all) {

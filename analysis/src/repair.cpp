@@ -4,6 +4,7 @@
 #include <tree_sitter/api.h>
 
 #include <algorithm>
+#include <chrono>
 
 #include "facts_builder.h"
 
@@ -90,6 +91,33 @@ std::optional<std::pair<uint32_t, uint32_t>> neutralise_line(std::string& t, uin
   return std::make_pair(content, end);
 }
 
+// All the reparses of one repair share one budget, the parser's own: a file
+// that parses slowly (megabytes of binary garbage) must not cost a full budget
+// per round. Restores the parser's timeout when the repair ends.
+class SharedBudget {
+ public:
+  explicit SharedBudget(PythonParser& parser)
+      : parser_(parser),
+        saved_(parser.timeout_micros()),
+        deadline_(std::chrono::steady_clock::now() + std::chrono::microseconds(saved_)) {}
+  ~SharedBudget() { parser_.set_timeout_micros(saved_); }
+  SharedBudget(const SharedBudget&) = delete;
+  SharedBudget& operator=(const SharedBudget&) = delete;
+
+  // Parses with what is left of the budget; null when it is spent.
+  TreePtr parse(std::string_view text) {
+    auto left = std::chrono::duration_cast<std::chrono::microseconds>(deadline_ - std::chrono::steady_clock::now());
+    if (left.count() <= 0) return nullptr;
+    parser_.set_timeout_micros(static_cast<uint64_t>(left.count()));
+    return parser_.parse(text);
+  }
+
+ private:
+  PythonParser& parser_;
+  uint64_t saved_;
+  std::chrono::steady_clock::time_point deadline_;
+};
+
 }  // namespace
 
 std::optional<RepairedText> repair(PythonParser& parser, const TreePtr& tree, std::string_view text) {
@@ -100,13 +128,14 @@ std::optional<RepairedText> repair(PythonParser& parser, const TreePtr& tree, st
   r.text = std::string(text);
   r.tree = tree;
   uint32_t original = *err;
+  SharedBudget budget(parser);
   bool stale = false;
   for (int round = 0; round < kMaxRounds && err; ++round) {
     auto changed = neutralise_line(r.text, *err);
     if (!changed) break;
     // A full parse: an incremental reparse reuses nodes built by error
     // recovery and can keep errors that a fresh parse of the same text has not.
-    TreePtr next = parser.parse(r.text);
+    TreePtr next = budget.parse(r.text);
     if (!next) return std::nullopt;  // out of time: the unrepaired facts will do
     r.tree = std::move(next);
     ++r.lines_neutralised;
@@ -123,7 +152,7 @@ std::optional<RepairedText> repair(PythonParser& parser, const TreePtr& tree, st
     err = after;
   }
   if (stale) {  // the last round put a line back: the tree must be the text's
-    TreePtr next = parser.parse(r.text);
+    TreePtr next = budget.parse(r.text);
     if (!next) return std::nullopt;
     r.tree = std::move(next);
     err = first_error(r.tree);

@@ -35,6 +35,7 @@ class PythonParser {
   TreePtr parse(std::string_view text, const TreePtr& old_tree = nullptr);
 
   void set_timeout_micros(uint64_t micros) { timeout_micros_ = micros; }
+  uint64_t timeout_micros() const { return timeout_micros_; }
   void set_cancel_flag(const std::atomic<bool>* flag) { cancel_ = flag; }
 
  private:
