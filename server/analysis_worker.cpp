@@ -113,8 +113,9 @@ std::size_t AnalysisWorker::run_pending() {
 void AnalysisWorker::run_one(const std::string& uri, analysis::PythonParser& parser, std::unique_lock<std::mutex>& lock) {
   UriState& st = uris_[uri];
   // Merge everything queued: the last job's text and options, all the edits.
+  // The edits are gathered before the last job is moved out of the queue
+  // (moving it empties its edit list).
   std::size_t merged = st.queue.size();
-  Pending p = std::move(st.queue.back());
   std::vector<analysis::ByteEdit> edits = std::move(st.carry);
   bool reset = st.carry_reset;
   for (Pending& q : st.queue) {
@@ -124,6 +125,7 @@ void AnalysisWorker::run_one(const std::string& uri, analysis::PythonParser& par
     }
     edits.insert(edits.end(), q.job.edits.begin(), q.job.edits.end());
   }
+  Pending p = std::move(st.queue.back());
   st.queue.clear();
   st.carry.clear();
   st.carry_reset = false;

@@ -198,7 +198,10 @@ void LanguageServer::generate_config(Call& c) {
               });
     };
     if (!existing) {
-      if (!caps_.document_changes || !caps_.create_files) return give_up("the client cannot create files through workspace edits");
+      // Resource operations exist only inside documentChanges, so a client that
+      // lists "create" applies documentChanges even when it does not say so
+      // (Neovim 0.7 to 0.9 announce resourceOperations without documentChanges).
+      if (!caps_.create_files) return give_up("the client cannot create files through workspace edits");
       // CreateFile fails if the file appeared in between; it never inserts into an existing file.
       json create{{"kind", "create"}, {"uri", state->uri}, {"options", {{"overwrite", false}, {"ignoreIfExists", false}}}};
       json insert{{"textDocument", {{"uri", state->uri}, {"version", nullptr}}},

@@ -5,6 +5,10 @@
 #include <chrono>
 #include <thread>
 
+#include <tree_sitter/api.h>
+
+#include <cstdlib>
+
 #include "analysis_worker.h"
 
 using namespace msprobe;
@@ -150,4 +154,44 @@ TEST_CASE("a parse over budget reports timed_out and the next job parses from sc
   REQUIRE(run_until(io, w, [&] { return got != nullptr; }));
   CHECK_FALSE(got->result.timed_out);
   CHECK(codes(got) == std::vector<std::string>{"MSP101"});
+}
+
+namespace {
+std::string sexp(const analysis::TreePtr& t) {
+  char* s = ts_node_string(ts_tree_root_node(t.get()));
+  std::string out(s);
+  free(s);
+  return out;
+}
+}  // namespace
+
+TEST_CASE("the edits of a job alone in the queue reach the incremental parse") {
+  // A regression: the last queued job was moved out of the queue before its
+  // edits were gathered, so a single didChange reparsed the new text against
+  // the unedited old tree (wrong syntax errors, lost loops, no code actions).
+  asio::io_context io;
+  AnalysisWorker w(io, /*threads=*/GENERATE(0u, 2u));
+  analysis::SourceText text(
+      "import torch\n"
+      "note = \"模型\"; model = torch.compile(model)\n"
+      "for x, y in loader:\n"
+      "    loss = model(x).sum()\n"
+      "    loss.backward()\n");
+  SnapshotPtr got;
+  w.submit(job("a", 1, text, {}, true), [&](SnapshotPtr s) { got = s; });
+  REQUIRE(run_until(io, w, [&] { return got != nullptr; }));
+  CHECK(codes(got) == std::vector<std::string>{"MSP101"});
+
+  // Replace the whole middle line (line start to line start), as Neovim does.
+  std::size_t a = text.line_start(1), b = text.line_start(2);
+  std::vector<analysis::ByteEdit> e{text.replace(a, b, "note = \"模型\"; model = model\n")};
+  got = nullptr;
+  w.submit(job("a", 2, text, e), [&](SnapshotPtr s) { got = s; });
+  REQUIRE(run_until(io, w, [&] { return got != nullptr; }));
+  REQUIRE(got->result.tree);
+  analysis::PythonParser fresh;
+  analysis::TreePtr full = fresh.parse(text.view());
+  CHECK(sexp(got->result.tree) == sexp(full));
+  CHECK_FALSE(ts_node_has_error(ts_tree_root_node(got->result.tree.get())));
+  CHECK(codes(got).empty());
 }
