@@ -203,8 +203,14 @@ DumpReport check_dump(const std::string& config_path, const std::string& config_
     for (long long w : wanted_ranks) {
       if (!found_ranks.count(w)) missing.push_back(w);
     }
-    if (!missing.empty() && missing.size() < wanted_ranks.size())
+    if (!missing.empty() && missing.size() < wanted_ranks.size()) {
       r.causes.push_back("ranks [" + join_numbers(missing) + "] have no folder: they are not part of the run");
+    } else if (!missing.empty()) {
+      std::vector<long long> found(found_ranks.begin(), found_ranks.end());
+      r.causes.push_back("none of the ranks [" + join_numbers(missing) + "] has a folder, only ranks [" +
+                         join_numbers(found) + "] do: these folders come from a run with another \"rank\" (or an "
+                         "older run into the same dump_path), or the ranks asked for are not part of the run");
+    }
   }
   bool all_good = !r.steps.empty();
   for (const StepDump& st : r.steps) {

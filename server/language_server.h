@@ -77,6 +77,9 @@ class LanguageServer {
   bool analysis_idle() const { return worker_.idle(); }
   std::size_t run_pending_analysis() { return worker_.run_pending(); }
   int exit_code() const { return exit_code_; }
+  // Never start the environment probe (a child process), whatever the
+  // settings say: for the in-process fuzzer, which must not spawn python3 per input.
+  void forbid_child_processes() { child_processes_forbidden_ = true; }
 
   // ----- used by handlers -----
   using ReplyFn = std::function<void(json result)>;
@@ -184,6 +187,7 @@ class LanguageServer {
   State state_ = State::Uninitialized;
   bool shutdown_requested_ = false;
   int exit_code_ = 1;
+  bool child_processes_forbidden_ = false;
 
   ClientCaps caps_;
   analysis::Encoding encoding_ = analysis::Encoding::Utf16;

@@ -13,6 +13,11 @@ Flags TorchDynamo use: `torch.compile(...)` calls, `@torch.compile` and `@torch.
 decorators, `model.compile()` on a module, and any `torch._dynamo` use (aliased imports too).
 Strings and comments that mention them are not flagged.
 
+Every Python file is checked, not only the one with the training loop: a model module that
+compiles its layers (`self.encoder = torch.compile(self.encoder)`) runs inside the dumped script
+that imports it, and msprobe-lsp cannot see which script imports which module. Suppress it with
+`# msprobe: ignore-file[MSP101]` in a file that is never part of a dumped run.
+
 ## Why it matters
 msProbe's PyTorch dump hooks eager-mode APIs. With PyTorch >= 2.7 it detects TorchDynamo and
 stops with `RuntimeError: [msprobe ERROR] Detected TorchDynamo execution. msprobe is NOT

@@ -32,33 +32,6 @@ Pass the model that the loop trains or runs: `debugger.start(model)` (a list of 
 msprobe-facts §1.3 (rule 6) and §2.2.
 )md";
 
-struct Effective {
-  std::string level = "L1", task = "statistics", source;
-  bool known = true;
-};
-
-Effective effective(const RuleContext& ctx, const config::DebuggerSite& site) {
-  Effective e;
-  if (site.has_config_arg) {
-    if (!site.config_path || !ctx.options.config_resolver) {
-      e.known = false;
-    } else {
-      ConfigLookup found = (*ctx.options.config_resolver)(*site.config_path);
-      if (!found.found || !found.text) {
-        e.known = false;
-      } else {
-        config::ConfigSummary s = config::summarize_config(*found.text);
-        e.level = s.level;
-        e.task = s.task;
-        e.source = "\"" + *site.config_path + "\"";
-      }
-    }
-  }
-  if (site.level) e.level = *site.level, e.known = true, e.source = "PrecisionDebugger(level=...)";
-  if (site.task) e.task = *site.task;
-  return e;
-}
-
 // The name of a model built in the file, to pass to start().
 std::string model_name(const FileFacts& facts, const Call& start) {
   for (const char* name : {"model", "self.model", "net", "network"}) {
@@ -72,7 +45,7 @@ std::string model_name(const FileFacts& facts, const Call& start) {
 void check(const RuleContext& ctx, FindingSink& sink) {
   auto sites = config::find_debugger_sites(ctx.facts);
   if (sites.empty()) return;
-  Effective e = effective(ctx, sites.front());
+  config::EffectiveConfig e = config::effective_config(ctx.options, sites.front());
   bool needs_model = e.known && (e.level == "L0" || e.level == "mix" || e.task == "structure");
   for (int i : config::find_start_calls(ctx.facts, sites)) {
     const Call& c = ctx.facts.calls[static_cast<std::size_t>(i)];
@@ -94,7 +67,10 @@ void check(const RuleContext& ctx, FindingSink& sink) {
     if (!model.empty()) {
       Fix fix;
       fix.title = "Pass " + model + " to start()";
+      // The loop's model is a guess, so fix-all leaves it to the user; it is
+      // still the fix the light bulb offers first.
       fix.safety = FixSafety::Unsafe;
+      fix.preferred = true;
       uint32_t at = c.args_range.start + 1;
       fix.edits.push_back({{at, at}, c.args.empty() ? model : model + ", "});
       f.fixes.push_back(std::move(fix));

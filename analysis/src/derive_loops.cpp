@@ -28,6 +28,7 @@ struct Site {
   ByteRange at;
   uint8_t kinds = 0;
   std::string model;  // for forwards, the model expression ("" for a graph replay)
+  std::string passed_model;  // a model handed to a function this file cannot see into
 };
 
 struct Summary {
@@ -45,6 +46,7 @@ struct CallEffect {
   std::string model;
   int helper = -1;  // a function of this file whose summary applies at this call
   int closure = -1;  // optimizer.step(closure): the closure's summary applies here unless it is defined in the body
+  std::string passed_model;  // compute_loss(model, batch) with compute_loss imported: probably the forward
 };
 
 class LoopDeriver {
@@ -109,7 +111,8 @@ class LoopDeriver {
       if (role[i] == LoopRole::None) continue;
       const Loop& l = f_.loops[i];
       warm_strong[i] = l.function >= 0 && contains(lowered(f_.functions[static_cast<std::size_t>(l.function)].name), "warm");
-      warm[i] = warm_strong[i] || contains(lowered(l.iterable + " " + l.target), "warm") || paragraph_says_warmup(l);
+      warm[i] = warm_strong[i] || contains(lowered(l.iterable + " " + l.target), "warm") || paragraph_says_warmup(l) ||
+                repeats_a_few_times(l);
     }
     for (std::size_t i = 0; i < n; ++i) {
       if (!warm[i]) continue;
@@ -146,6 +149,16 @@ class LoopDeriver {
         }
         if (s.kinds & kBackward) info.backward.push_back(s.at);
         if (s.kinds & kStep) info.step.push_back(s.at);
+      }
+      if (info.forward.empty()) {
+        // No forward the file shows: the first call that is handed the model runs it.
+        for (const Site& s : loop_sites_[i]) {
+          if (s.passed_model.empty()) continue;
+          info.forward.push_back(s.at);
+          add_model(info.models, s.passed_model);
+          info.forward_through_call = true;
+          break;
+        }
       }
       if (!info.models.empty()) info.model = info.models.front();
       info.model_is_module = !info.model.empty() && !(b_.holds(info.model) & kLlm);
@@ -244,8 +257,33 @@ class LoopDeriver {
     if (b_.is_model(callee)) {
       e.kinds = kForward;
       e.model = std::string(callee);
+      return e;
     }
+    e.passed_model = model_argument(c);
     return e;
+  }
+
+  // The model a call hands over to code this file cannot see (an imported
+  // `compute_loss(model, batch)`, `trainer_step(model=model, ...)`): where the
+  // loop has no forward of its own, that call is where it runs.
+  std::string model_argument(const Call& c) const {
+    static const std::string_view kNotForward[] = {
+        "print", "len", "isinstance", "str", "repr", "type", "id", "hasattr", "getattr", "setattr", "vars",
+        "dir", "list", "tuple", "dict", "sum", "max", "min", "sorted", "zip", "enumerate", "iter", "next"};
+    std::string_view callee = c.callee;
+    if (c.qualified.rfind("torch.", 0) == 0 || c.qualified.rfind("copy.", 0) == 0 || c.qualified.rfind("logging.", 0) == 0)
+      return {};
+    for (std::string_view n : kNotForward) {
+      if (callee == n) return {};
+    }
+    std::string_view last = callee.substr(callee.rfind('.') == std::string_view::npos ? 0 : callee.rfind('.') + 1);
+    if (last == "save" || last == "load" || last == "info" || last == "debug" || last == "log" || last == "append")
+      return {};
+    for (const Argument& a : c.args) {
+      if (!a.keyword.empty() && a.keyword != "model" && a.keyword != "net" && a.keyword != "module") continue;
+      if (b_.is_model(a.text)) return a.text;
+    }
+    return {};
   }
 
   // `model` as the caller sees it: a parameter of the helper becomes the argument passed.
@@ -339,7 +377,7 @@ class LoopDeriver {
       const Call& c = f_.calls[ci];
       if (c.range.end > l.body.end) continue;
       CallEffect e = effect(static_cast<int>(ci));
-      Site s{c.range, e.kinds, e.model};
+      Site s{c.range, e.kinds, e.model, e.passed_model};
       // A closure defined in the body is already counted where its calls are.
       if (e.closure >= 0 && !inside(f_.functions[static_cast<std::size_t>(e.closure)].range, l.body)) e.helper = e.closure;
       if (e.helper >= 0) {
@@ -348,7 +386,7 @@ class LoopDeriver {
         if (s.model.empty() && (h.kinds & kForward) && !h.models.empty())
           s.model = map_to_caller(h.models.front(), static_cast<int>(ci), e.helper);
       }
-      if (s.kinds == 0) continue;
+      if (s.kinds == 0 && s.passed_model.empty()) continue;
       all |= s.kinds;
       out.push_back(std::move(s));
     }
@@ -392,9 +430,28 @@ class LoopDeriver {
     return false;
   }
 
+  // `for _ in range(5):` — a few throw-away repetitions (the loop variable is
+  // unused by name): a warm-up when the real loop follows.
+  static bool repeats_a_few_times(const Loop& l) {
+    if (l.target != "_") return false;
+    std::string_view it = l.iterable;
+    if (it.substr(0, 6) != "range(" || it.back() != ')') return false;
+    std::string_view n = it.substr(6, it.size() - 7);
+    while (!n.empty() && n.front() == ' ') n.remove_prefix(1);
+    while (!n.empty() && n.back() == ' ') n.remove_suffix(1);
+    if (n.empty() || n.size() > 2 || !std::all_of(n.begin(), n.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      return false;
+    return std::stoi(std::string(n)) <= 20;
+  }
+
   std::string reason(const LoopInfo& info, bool warm) const {
     switch (info.role) {
-      case LoopRole::Train: return "forward, backward and optimizer step run on every iteration";
+      case LoopRole::Train:
+        if (info.forward.empty()) return "backward and optimizer step run on every iteration (no forward found)";
+        if (info.forward_through_call)
+          return "backward and optimizer step run on every iteration; the forward is inside a call that is handed " +
+                 info.model;
+        return "forward, backward and optimizer step run on every iteration";
       case LoopRole::Warmup:
         return warm ? "runs the same work before the real loop and is marked as warm-up" : "warm-up";
       case LoopRole::Eval:

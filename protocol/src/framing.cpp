@@ -80,44 +80,48 @@ void FrameReader::parse() {
 
 void FrameReader::fail_and_resync(std::string message, std::size_t skip_at_least) {
   ready_.push_back(Frame{Frame::Kind::Error, {}, std::move(message)});
-  std::string_view rest(buffer_);
-  std::size_t at = find_resync_point(rest, consumed_ + skip_at_least);
+  consumed_ = std::min(consumed_ + skip_at_least, buffer_.size());
+  resyncing_ = true;
+}
+
+// Discards bytes up to the next "content-length". Returns false while none is
+// buffered; the last 13 bytes are kept then, since they may begin one that the
+// next read completes. So the frames never depend on how reads split the stream.
+bool FrameReader::resync() {
+  static constexpr std::size_t kKeep = 13;  // "content-length" minus one byte
+  std::size_t at = find_resync_point(buffer_, consumed_);
   if (at == std::string_view::npos) {
-    // Keep a short tail: it may be the start of a header split across reads.
-    std::size_t keep = std::min<std::size_t>(rest.size() - consumed_, 13);
-    consumed_ = std::max(consumed_ + std::min(skip_at_least, rest.size() - consumed_), rest.size() - keep);
-  } else {
-    consumed_ = at;
+    if (buffer_.size() > consumed_ + kKeep) consumed_ = buffer_.size() - kKeep;
+    return false;
   }
+  consumed_ = at;
+  resyncing_ = false;
+  return true;
 }
 
 bool FrameReader::parse_one() {
+  if (resyncing_ && !resync()) return false;
   std::string_view all(buffer_);
+  // Skip stray blank lines between messages. They are consumed at once, so
+  // what is pending never depends on how the reads split the stream.
+  while (consumed_ < all.size() && (all[consumed_] == '\r' || all[consumed_] == '\n')) ++consumed_;
   std::string_view s = all.substr(consumed_);
-  // Skip stray blank lines between messages.
-  std::size_t lead = 0;
-  while (lead < s.size() && (s[lead] == '\r' || s[lead] == '\n')) ++lead;
-  if (lead == s.size()) {
-    consumed_ += lead;
-    return false;
-  }
+  if (s.empty()) return false;
+  // The header block must end within kMaxHeaderBytes, whatever follows.
   std::size_t header_end = 0, body_start = 0;
-  if (!find_header_end(s.substr(lead), header_end, body_start)) {
-    if (s.size() - lead > kMaxHeaderBytes) {
-      consumed_ += lead;
+  if (!find_header_end(s.substr(0, kMaxHeaderBytes), header_end, body_start)) {
+    if (s.size() >= kMaxHeaderBytes) {
       fail_and_resync("header block longer than " + std::to_string(kMaxHeaderBytes) + " bytes without a blank line", 1);
       return true;
     }
     return false;
   }
-  header_end += lead;
-  body_start += lead;
 
   bool have_length = false;
   bool bad_length = false;
   unsigned long long length = 0;
   std::string problem;
-  std::string_view headers = s.substr(lead, header_end - lead);
+  std::string_view headers = s.substr(0, header_end);
   while (!headers.empty()) {
     std::size_t eol = headers.find('\n');
     std::string_view line = trim(headers.substr(0, eol));
@@ -140,7 +144,7 @@ bool FrameReader::parse_one() {
   if (!have_length || bad_length) {
     // A missing length may hide a real header inside the debris: look again
     // one byte on. A bad length: skip its whole header block.
-    std::size_t skip = have_length ? body_start : lead + 1;
+    std::size_t skip = have_length ? body_start : 1;
     fail_and_resync(have_length ? problem : "missing Content-Length header" + (problem.empty() ? "" : " (" + problem + ")"), skip);
     return true;
   }

@@ -19,7 +19,8 @@ void LanguageServer::check_dump(Call& c) {
   }
   if (path.empty()) {
     // The config a script uses, else an open config document, else <workspace>/config.json.
-    for (const auto& [p, users] : config_.users) {
+    for (const auto& entry : config_.users) {
+      const std::string& p = entry.first;
       std::error_code ec;
       if (fs::is_regular_file(p, ec) || std::any_of(documents_.begin(), documents_.end(), [&](const auto& d) { return d.second.path == p; })) {
         path = p;

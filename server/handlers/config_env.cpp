@@ -44,7 +44,7 @@ void LanguageServer::on_settings_replaced(const std::string& previous_python) {
 }
 
 void LanguageServer::start_environment_probe(bool npu) {
-  if (!settings_.probe_environment) return;
+  if (!settings_.probe_environment || child_processes_forbidden_) return;
   if (npu) config_.npu_probe_started = true;
   spdlog::info("asking {} for {}", settings_.python_path, npu ? "torch_npu and the NPU" : "the torch and msProbe versions");
   config_.probe->start(settings_.python_path, npu, [this, npu](ProbeResult r) { on_probe_result(r, npu); });

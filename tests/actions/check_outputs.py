@@ -5,7 +5,7 @@
 
 1. `python -m py_compile` on every tests/actions/fixtures/**/*.expected.py.
 2. The CLI's `enable`, then `disable` and `remove` on that result, over all
-   47 scripts of tests/corpus/scripts: each output must compile; a script the
+   scripts of tests/corpus/scripts (at least 47): each output must compile; a script the
    corpus gives an insertion plan (`"plan"` in its expect.json) must change.
 """
 import argparse
@@ -43,8 +43,8 @@ def main():
 
     with tempfile.TemporaryDirectory(prefix="msprobe-actions-") as tmp:
         scripts = sorted(CORPUS.glob("*.py"))
-        if len(scripts) != 47:
-            failures.append(f"expected 47 corpus scripts, found {len(scripts)}")
+        if len(scripts) < 47:
+            failures.append(f"expected at least 47 corpus scripts, found {len(scripts)}")
         for script in scripts:
             expect = json.loads(script.with_suffix(".expect.json").read_text(encoding="utf-8"))
             p = subprocess.run([args.binary, "enable", str(script)], capture_output=True)

@@ -82,6 +82,16 @@ TEST_CASE("check-dump: a rank filter without distributed, an empty dump_path") {
   CHECK(any_cause(p, "only proc{pid} folders"));
 }
 
+TEST_CASE("check-dump: every rank asked for is missing while other ranks have folders") {
+  Run run;
+  run.rank("dump/step0/rank0");
+  DumpReport r = run.check(R"({"dump_path": "./dump", "rank": [1]})");
+  CHECK(any_cause(r, "none of the ranks [1] has a folder, only ranks [0] do"));
+  CHECK_FALSE(r.ok);
+  DumpReport some = run.check(R"({"dump_path": "./dump", "rank": [0, 1]})");
+  CHECK(any_cause(some, "ranks [1] have no folder"));
+}
+
 TEST_CASE("check-dump: step() missing, stop() missing, extra_info off, tensors") {
   Run run;
   run.rank("dump/step0/rank0");

@@ -230,4 +230,33 @@ TEST_CASE("warm-up loops need a real loop after them") {
               "with torch.no_grad():\n"                             // 8
               "    for x in val:\n"                                 // 9
               "        model(x)\n") == "5:train(model) f=6 b=6 s=7 | 9:eval(model) f=10");
+  // Unmarked: a few throw-away repetitions (`for _ in range(5)`) before the
+  // generation loop are its warm-up, not the loop to dump.
+  std::string runs = std::string(kHeader) +
+                     "with torch.inference_mode():\n"          // 5
+                     "    for _ in range(5):\n"                // 6
+                     "        model(x)\n"                      // 7
+                     "    for prompt in prompts:\n"            // 8
+                     "        out = model.generate(prompt)\n";  // 9
+  CHECK(roles(runs) == "6:warmup(model) f=7 | 8:inference(model) f=9");
+  // Alone, or with a large count, the same loop is the real one.
+  CHECK(roles(std::string(kHeader) + "for _ in range(5):\n    model(x)\n") == "5:inference(model) f=6");
+  CHECK(roles(std::string(kHeader) + "for _ in range(1000):\n    model(x).sum().backward()\n    opt.step()\n"
+                                     "for x in data:\n    model(x).sum().backward()\n    opt.step()\n") ==
+        "5:train(model) f=6 b=6 s=7 | 8:train(model) f=9 b=9 s=10");
+}
+
+TEST_CASE("a forward inside an imported helper: the model handed to it") {
+  std::string code = std::string(kHeader) +
+                     "from team_lib import compute_loss\n"     // 5
+                     "for batch in data:\n"                    // 6
+                     "    print(model)\n"                      // 7
+                     "    loss = compute_loss(model, batch)\n"  // 8
+                     "    loss.backward()\n"                   // 9
+                     "    opt.step()\n";                       // 10
+  CHECK(roles(code) == "6:train(model) f=8 b=9 s=10");
+  // A model call of its own wins over a call it is handed to.
+  CHECK(roles(std::string(kHeader) + "from team_lib import log_model\nfor x in data:\n    log_model(model)\n"
+                                     "    model(x).sum().backward()\n    opt.step()\n") ==
+        "6:train(model) f=8 b=8 s=9");
 }

@@ -2,6 +2,8 @@
 // FileFacts (no tree walking here).
 #include "msprobe/analysis/config/debugger_sites.h"
 
+#include "msprobe/analysis/config/config_check.h"
+
 namespace msprobe::analysis::config {
 namespace {
 
@@ -104,19 +106,43 @@ std::vector<DebuggerSite> find_debugger_sites(const FileFacts& facts) {
   return out;
 }
 
-std::vector<int> find_start_calls(const FileFacts& facts, const std::vector<DebuggerSite>& sites) {
+std::vector<int> find_debugger_calls(const FileFacts& facts, const std::vector<DebuggerSite>& sites,
+                                     std::string_view method) {
   std::vector<int> out;
+  const std::string suffix = "." + std::string(method);
   for (std::size_t i = 0; i < facts.calls.size(); ++i) {
     const Call& c = facts.calls[i];
-    if (!ends_with(c.callee, ".start")) continue;
-    std::string_view receiver = std::string_view(c.callee).substr(0, c.callee.size() - 6);
-    bool match = ends_with(c.qualified, "PrecisionDebugger.start") || receiver == "PrecisionDebugger";
+    if (!ends_with(c.callee, suffix)) continue;
+    std::string_view receiver = std::string_view(c.callee).substr(0, c.callee.size() - suffix.size());
+    bool match = ends_with(c.qualified, "PrecisionDebugger" + suffix) || receiver == "PrecisionDebugger";
     for (const DebuggerSite& s : sites) {
       for (const std::string& v : s.variables) match = match || receiver == v;
     }
     if (match) out.push_back(static_cast<int>(i));
   }
   return out;
+}
+
+EffectiveConfig effective_config(const AnalysisOptions& options, const DebuggerSite& site) {
+  EffectiveConfig e;
+  if (site.has_config_arg) {
+    if (!site.config_path || !options.config_resolver) {
+      e.known = false;
+    } else {
+      ConfigLookup found = (*options.config_resolver)(*site.config_path);
+      if (!found.found || !found.text) {
+        e.known = false;
+      } else {
+        ConfigSummary s = summarize_config(*found.text);
+        e.level = s.level;
+        e.task = s.task;
+        e.source = "\"" + *site.config_path + "\"";
+      }
+    }
+  }
+  if (site.level) e.level = *site.level, e.known = true, e.source = "PrecisionDebugger(level=...)";
+  if (site.task) e.task = *site.task;
+  return e;
 }
 
 bool uses_distributed(const FileFacts& facts) {

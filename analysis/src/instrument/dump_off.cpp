@@ -64,11 +64,23 @@ InstrumentResult disable_dump(const SourceText& src, const Analysis& a) {
   EditGroup g{"msProbe: comment out the dump", false, {}};
   std::set<uint32_t> commented;
   std::set<int> disabled;  // statement indexes
+  // A dump call that shares its line with user code cannot be commented out
+  // alone; left running while its import or debugger is commented out, it
+  // would fail with a NameError. Refuse rather than leave a broken script.
+  std::string shared;
   for (const DumpStatement& d : c.dumps) {
-    if (!d.owns_lines || d.mixed_import) {
+    if (d.owns_lines || d.mixed_import) continue;
+    shared += (shared.empty() ? "" : ", ") + std::to_string(d.first_line + 1);
+  }
+  if (!shared.empty())
+    return r.error = "msProbe code shares its line with other code (line " + shared +
+                     "): commenting the rest out would leave it running without its debugger. Put each dump "
+                     "statement on its own line, or use remove, which splits such lines",
+           r;
+  for (const DumpStatement& d : c.dumps) {
+    if (d.mixed_import) {
       r.notes.push_back("line " + std::to_string(d.first_line + 1) +
-                        (d.mixed_import ? ": the import also brings in names that are not the dump; left as is"
-                                        : ": shares its line with other code; left as is"));
+                        ": the import also brings in names that are not the dump; left as is");
       continue;
     }
     disabled.insert(d.statement);

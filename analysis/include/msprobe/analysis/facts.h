@@ -220,6 +220,9 @@ struct LoopInfo {
   // LLM object (start() without a model, or the runner's module) and when
   // there is no eager model (a graph replay).
   bool model_is_module = true;
+  // The forward is a call the model is handed to (an imported helper such as
+  // compute_loss(model, batch)), not a call of the model itself.
+  bool forward_through_call = false;
 };
 
 struct FileFacts {

@@ -36,10 +36,12 @@ class FrameReader {
   void parse();
   bool parse_one();  // false: need more bytes
   void fail_and_resync(std::string message, std::size_t skip_at_least);
+  bool resync();  // false: no header start buffered yet
 
   std::size_t max_content_length_;
   std::string buffer_;
   std::size_t consumed_ = 0;  // bytes of buffer_ already turned into frames
+  bool resyncing_ = false;    // after a bad frame: looking for the next Content-Length
   std::deque<Frame> ready_;
 };
 

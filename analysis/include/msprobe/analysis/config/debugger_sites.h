@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "msprobe/analysis/facts.h"
+#include "msprobe/analysis/rule.h"
 #include "msprobe/analysis/source.h"
 
 namespace msprobe::analysis::config {
@@ -26,9 +27,24 @@ struct DebuggerSite {
 
 std::vector<DebuggerSite> find_debugger_sites(const FileFacts& facts);
 
-// `debugger.start(...)` calls (or `PrecisionDebugger.start(...)`), as indices into FileFacts::calls.
-std::vector<int> find_start_calls(const FileFacts& facts, const std::vector<DebuggerSite>& sites);
+// `debugger.<method>(...)` calls (or `PrecisionDebugger.<method>(...)`), as indices into FileFacts::calls.
+std::vector<int> find_debugger_calls(const FileFacts& facts, const std::vector<DebuggerSite>& sites,
+                                     std::string_view method);
+inline std::vector<int> find_start_calls(const FileFacts& facts, const std::vector<DebuggerSite>& sites) {
+  return find_debugger_calls(facts, sites, "start");
+}
 bool call_has_model(const Call& call);
+
+// The level and task the debugger built at `site` runs with: its constructor
+// arguments over the config file it names (read through the resolver), over
+// msProbe's defaults (L1, statistics). `known` is false when the file cannot
+// be read and the constructor does not say.
+struct EffectiveConfig {
+  std::string level = "L1", task = "statistics";
+  std::string source;  // what set the level: "\"./config.json\"", "PrecisionDebugger(level=...)", or empty
+  bool known = true;
+};
+EffectiveConfig effective_config(const AnalysisOptions& options, const DebuggerSite& site);
 const Argument* keyword(const Call& call, std::string_view name);
 
 // The value of a plain Python string literal ('x', "x", r"x", """x"""); nullopt

@@ -1,0 +1,85 @@
+// Fuzzes incremental parsing: a base text and a sequence of edits, both taken
+// from the input. After every edit the incrementally reparsed tree (the old
+// tree edited, as the server does it) must equal a fresh parse of the same
+// text whenever that fresh parse is error-free, and the findings must then be
+// the same too (code, range, message). Trees with syntax errors are compared
+// only for sanity: tree-sitter's error recovery may legitimately differ
+// between an incremental and a fresh parse.
+//
+// Input: [2 bytes base length][base][edits...], each edit
+//   [2 bytes position][1 byte: deleted length (low 3 bits), insert kind][insert bytes...]
+#include <tree_sitter/api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+
+#include "msprobe/analysis/analyzer.h"
+
+using namespace msprobe::analysis;
+
+namespace {
+
+void require(bool ok) {
+  if (!ok) std::abort();
+}
+
+std::string sexp(const TreePtr& t) {
+  char* s = ts_node_string(ts_tree_root_node(t.get()));
+  std::string out(s);
+  std::free(s);
+  return out;
+}
+
+const char* const kTokens[] = {"torch.compile(", ")", "\n", "    ", ":", "(", "#", "é", "模", "😀", "\r\n",
+                               "for x in loader:\n    ", "loss.backward()\n", "optimizer.step()\n",
+                               "debugger.start()\n", "@torch.compile\n", "def f():\n", "\"\"\"", "'", "\\"};
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
+  if (size < 2 || size > 4096) return 0;
+  std::size_t base_len = (static_cast<std::size_t>(data[0]) << 8 | data[1]) % 1024;
+  std::size_t pos = 2;
+  base_len = std::min(base_len, size - pos);
+  SourceText text(std::string(reinterpret_cast<const char*>(data + pos), base_len));
+  pos += base_len;
+
+  static PythonParser inc_parser, full_parser;
+  AnalysisOptions options;
+  TreePtr tree = inc_parser.parse(text.view());
+  if (!tree) return 0;
+  for (int step = 0; step < 8 && pos + 3 <= size; ++step) {
+    std::size_t at = (static_cast<std::size_t>(data[pos]) << 8 | data[pos + 1]) % (text.size() + 1);
+    uint8_t op = data[pos + 2];
+    pos += 3;
+    std::size_t del = op & 7;
+    std::string insert;
+    uint8_t kind = op >> 3;
+    if (kind < sizeof(kTokens) / sizeof(*kTokens)) {
+      insert = kTokens[kind];
+    } else {
+      std::size_t n = std::min<std::size_t>(kind % 8, size - pos);
+      insert.assign(reinterpret_cast<const char*>(data + pos), n);
+      pos += n;
+    }
+    ByteEdit e = text.replace(at, std::min(at + del, text.size()), insert);
+    Analysis inc = analyze(inc_parser, text, options, edited_copy(tree, e));
+    Analysis full = analyze(full_parser, text, options);
+    if (!inc.tree || !full.tree) return 0;  // out of time: nothing to compare
+    require(ts_node_end_byte(ts_tree_root_node(inc.tree.get())) <= text.size());
+    if (!ts_node_has_error(ts_tree_root_node(full.tree.get()))) {
+      require(sexp(inc.tree) == sexp(full.tree));
+      require(inc.findings.size() == full.findings.size());
+      for (std::size_t i = 0; i < inc.findings.size(); ++i) {
+        require(inc.findings[i].code == full.findings[i].code);
+        require(inc.findings[i].range == full.findings[i].range);
+        require(inc.findings[i].message == full.findings[i].message);
+      }
+    }
+    tree = inc.tree;
+  }
+  return 0;
+}
