@@ -114,59 +114,6 @@ bool glob_match(const std::string& pattern, const std::string& path, const std::
   return false;
 }
 
-bool write_file_atomically(const std::string& path, const std::string& content, std::string& error) {
-  fs::path target(path);
-  fs::path dir = target.parent_path().empty() ? fs::path(".") : target.parent_path();
-  std::string tmpl = (dir / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
-  std::vector<char> name(tmpl.begin(), tmpl.end());
-  name.push_back('\0');
-  int fd = ::mkstemp(name.data());
-  if (fd < 0) {
-    error = "cannot create a temporary file in " + dir.string() + ": " + std::strerror(errno);
-    return false;
-  }
-  auto fail = [&](const std::string& what) {
-    error = what + ": " + std::strerror(errno);
-    ::close(fd);
-    ::unlink(name.data());
-    return false;
-  };
-  // Keep the mode of the file being replaced; a new file gets 0644 less the umask.
-  struct stat st{};
-  mode_t mode;
-  if (::stat(path.c_str(), &st) == 0) {
-    mode = st.st_mode & 07777;
-  } else {
-    mode_t mask = ::umask(0);
-    ::umask(mask);
-    mode = 0644 & ~mask;
-  }
-  if (::fchmod(fd, mode) != 0) return fail("cannot set the mode of " + std::string(name.data()));
-  const char* p = content.data();
-  std::size_t left = content.size();
-  while (left > 0) {
-    ssize_t n = ::write(fd, p, left);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return fail("cannot write " + std::string(name.data()));
-    }
-    p += n;
-    left -= static_cast<std::size_t>(n);
-  }
-  if (::fsync(fd) != 0) return fail("cannot flush " + std::string(name.data()));
-  if (::close(fd) != 0) {
-    error = std::string("cannot close the temporary file: ") + std::strerror(errno);
-    ::unlink(name.data());
-    return false;
-  }
-  if (::rename(name.data(), path.c_str()) != 0) {
-    error = "cannot rename the temporary file to " + path + ": " + std::strerror(errno);
-    ::unlink(name.data());
-    return false;
-  }
-  return true;
-}
-
 bool read_small_file(const std::string& path, std::string& out, std::size_t limit) {
   std::error_code ec;
   if (!fs::is_regular_file(path, ec)) return false;

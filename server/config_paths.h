@@ -25,11 +25,6 @@ bool inside_folders(const std::string& path, const std::vector<std::string>& fol
 // when they start with "**/".
 bool glob_match(const std::string& pattern, const std::string& path, const std::vector<std::string>& folders);
 
-// Writes `content` to `path` through a temporary file in the same directory
-// and a rename, keeping the mode of an existing file. Never leaves a partial
-// file behind. False with `error` set on failure.
-bool write_file_atomically(const std::string& path, const std::string& content, std::string& error);
-
 // Reads at most `limit` bytes of a regular file; false if it is not one or is larger.
 bool read_small_file(const std::string& path, std::string& out, std::size_t limit = 1 << 20);
 

@@ -172,6 +172,7 @@ class LanguageServer {
   void on_config_hover(Call& c);
   void add_config_actions(const Document& doc, const json& diagnostic, json& actions);
   json config_info() const;
+  json settings_in_effect() const;
   // dump-point actions and commands (handlers/code_action.cpp, handlers/commands_dump.cpp)
   EditOptions edit_options(const std::string& uri, std::optional<int> version) const;
   std::string dump_config_path(const std::string& script_path) const;

@@ -73,6 +73,15 @@ bool take_value(int argc, char** argv, int& i, const std::string& name, std::str
 }  // namespace
 
 int main(int argc, char** argv) {
+  // `msprobe-lsp <command> --help`: the usage (which lists every command's options).
+  if (argc >= 3 && msprobe::cli::is_command(argv[1])) {
+    for (int i = 2; i < argc && std::string(argv[i]) != "--"; ++i) {
+      if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
+        std::cout << kUsage;
+        return 0;
+      }
+    }
+  }
   if (auto code = msprobe::cli::run(argc, argv)) return *code;
 
   std::string log_file, log_level = "info", client_pid;

@@ -77,11 +77,12 @@ Settings parse_settings(const json& value, std::vector<std::string>& problems) {
     if (v->is_boolean()) out.show_syntax_errors = v->get<bool>();
     else bad("showSyntaxErrors", "true or false");
   }
+  // An empty string is how editors send a string setting left unset: the default.
   auto string_setting = [&](const char* key, std::string& target) {
     const json* v = lookup(*s, key);
     if (!v || v->is_null()) return;
-    if (v->is_string() && !v->get<std::string>().empty()) target = v->get<std::string>();
-    else bad(key, "a non-empty string");
+    if (!v->is_string()) bad(key, "a string");
+    else if (!v->get<std::string>().empty()) target = v->get<std::string>();
   };
   string_setting("configPath", out.analysis.config_path);
   string_setting("pythonPath", out.python_path);

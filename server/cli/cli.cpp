@@ -63,6 +63,15 @@ bool read_file(const std::string& path, std::string& out, std::string& error) {
   return true;
 }
 
+bool is_command(const std::string& name) {
+  static const char* kCommands[] = {"check", "config", "check-dump", "schema", "rules", "enable",
+                                    "disable", "remove", "vllm-ascend-flags", "explain"};
+  for (const char* c : kCommands) {
+    if (name == c) return true;
+  }
+  return false;
+}
+
 std::optional<int> run(int argc, char** argv) {
   if (argc < 2) return std::nullopt;
   std::string cmd = argv[1];

@@ -48,6 +48,8 @@ int run_vllm_ascend_flags(const Args& args);
 int run_explain(const Args& args);
 
 // Returns the exit code, or nullopt when argv[1] is not a CLI command.
+// True for the names of the subcommands run() handles.
+bool is_command(const std::string& name);
 std::optional<int> run(int argc, char** argv);
 
 }  // namespace msprobe::cli

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "cli.h"
+#include "file_io.h"
 #include "config_paths.h"
 #include "msprobe/analysis/config/config_generate.h"
 
@@ -81,7 +82,7 @@ int run_config(const Args& args) {
     return 2;
   }
   std::string error;
-  if (!server::write_file_atomically(out, g.text, error)) {
+  if (!server::atomic_write(out, g.text, &error)) {
     std::cerr << "msprobe-lsp config: " << error << "\n";
     return 2;
   }

@@ -5,7 +5,7 @@
 #include <iostream>
 
 #include "cli.h"
-#include "cli/atomic_file.h"
+#include "file_io.h"
 #include "cli/unified_diff.h"
 #include "config_lookup.h"
 #include "msprobe/analysis/instrument.h"
@@ -65,7 +65,7 @@ int run_instrument(const std::string& command, const Args& args) {
   if (args.has("--diff")) {
     std::cout << unified_diff(text, result, "a/" + path, "b/" + path);
   } else if (args.has("--write")) {
-    if (result != text && !write_file_atomically(path, result, error)) {
+    if (result != text && !server::atomic_write(path, result, &error)) {
       std::cerr << "msprobe-lsp " << command << ": " << error << " (the file is unchanged)\n";
       return 2;
     }
@@ -88,6 +88,13 @@ int run_vllm_ascend_flags(const Args& args) {
     return 2;
   }
   std::cout << analysis::vllm_ascend_flags(p.lexically_normal().string()) << "\n";
+  if (!std::filesystem::is_regular_file(p, ec)) {
+    // The flag is still printed (the file may be written later), but vLLM
+    // would fail at start-up today.
+    std::cerr << "msprobe-lsp vllm-ascend-flags: warning: " << p.lexically_normal().string()
+              << " does not exist yet (create it with `msprobe-lsp config --output`)\n";
+    return 1;
+  }
   return 0;
 }
 

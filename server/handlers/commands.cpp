@@ -24,12 +24,32 @@ json LanguageServer::show_info() const {
           {"diagnosticMode", caps_.pull_diagnostics ? "pull" : "push"},
           {"torchVersion", a.torch_version ? json(a.torch_version->text) : json(nullptr)},
           {"msprobeVersion", a.msprobe_version ? json(a.msprobe_version->text) : json(nullptr)},
-          {"settings", {{"debounceMs", settings_.debounce_ms}, {"configPath", a.config_path},
-                        {"pythonPath", settings_.python_path}, {"showSyntaxErrors", settings_.show_syntax_errors}}},
+          {"settings", settings_in_effect()},
           {"workspaceFolders", workspace_folders_},
           {"openDocuments", docs},
           {"rules", rules},
           {"config", config_info()}};
+}
+
+// Every documented setting with the value in effect (defaults included), under
+// the names clients use; the versions are the explicit settings ("" when unset).
+json LanguageServer::settings_in_effect() const {
+  const auto& a = settings_.analysis;
+  json overrides = json::object();
+  for (const auto& [code, sev] : a.severity_overrides) overrides[code] = analysis::to_string(sev);
+  std::vector<std::string> disabled(a.disabled_rules.begin(), a.disabled_rules.end());
+  return {{"torchVersion", config_.explicit_torch ? config_.explicit_torch->text : ""},
+          {"msprobeVersion", config_.explicit_msprobe ? config_.explicit_msprobe->text : ""},
+          {"debounceMs", settings_.debounce_ms},
+          {"disabledRules", disabled},
+          {"severityOverrides", overrides},
+          {"showSyntaxErrors", settings_.show_syntax_errors},
+          {"configPath", a.config_path},
+          {"pythonPath", settings_.python_path},
+          {"probeEnvironment", settings_.probe_environment},
+          {"configGlobs", settings_.config_globs},
+          {"parseTimeoutMs", settings_.parse_timeout_ms},
+          {"docsBaseUrl", settings_.docs_base_url}};
 }
 
 void LanguageServer::on_execute_command(Call& c) {

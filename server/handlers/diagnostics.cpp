@@ -2,6 +2,7 @@
 // textDocument/diagnostic when the client supports it (never both).
 #include <spdlog/spdlog.h>
 
+#include "docs_location.h"
 #include "language_server.h"
 #include "uri.h"
 
@@ -10,8 +11,7 @@ namespace msprobe::server {
 ConvertOptions LanguageServer::convert_options(const AnalysisSnapshot& snap) const {
   ConvertOptions o;
   o.encoding = encoding_;
-  o.docs_base_url = settings_.docs_base_url.empty() ? path_to_uri(std::string(MSPROBE_LSP_DOCS_DIR) + "/rules.md")
-                                                    : settings_.docs_base_url;
+  o.docs_base_url = settings_.docs_base_url.empty() ? rules_doc_uri() : settings_.docs_base_url;
   o.related_information = caps_.related_information;
   o.uri = snap.uri;
   o.version = snap.version;

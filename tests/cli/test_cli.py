@@ -69,6 +69,9 @@ rc, out, err = run("--version")
 check("--version", rc == 0 and out.startswith("msprobe-lsp "), out)
 rc, out, err = run("--help")
 check("--help", rc == 0 and "check" in out, out)
+for command in ("check", "enable", "config", "check-dump", "explain"):
+    rc, out, err = run(command, "--help")
+    check(f"{command} --help prints the usage", rc == 0 and "msprobe-lsp " + command in out, out + err)
 rc, out, err = run("--bogus")
 check("unknown flag", rc == 2 and "unknown argument" in err, err)
 

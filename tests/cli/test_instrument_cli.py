@@ -116,8 +116,13 @@ with tempfile.TemporaryDirectory() as d:
     check("runner instrumented", rc == 0 and b"self.debugger.start(model=self.model)" in out and b"finally:" in out, err)
     check("runner note about --enforce-eager", "--enforce-eager" in err, err)
     rc, out, err = run("vllm-ascend-flags", "cfg.json", cwd=d)
-    check("vllm-ascend flags", rc == 0 and out.decode() == "--additional-config '{\"dump_config_path\": \"%s\"}'\n"
-          % os.path.join(d, "cfg.json"), out)
+    expected_flags = "--additional-config '{\"dump_config_path\": \"%s\"}'\n" % os.path.join(d, "cfg.json")
+    check("vllm-ascend flags for a config not written yet: printed, with a warning and exit 1",
+          rc == 1 and out.decode() == expected_flags and "does not exist" in err, (rc, out, err))
+    with open(os.path.join(d, "cfg.json"), "w") as f:
+        f.write('{"task": "statistics", "dump_path": "/tmp/d", "level": "L1"}\n')
+    rc, out, err = run("vllm-ascend-flags", "cfg.json", cwd=d)
+    check("vllm-ascend flags", rc == 0 and out.decode() == expected_flags and not err, (rc, out, err))
 
 print(f"{passed} passed, {len(failures)} failed")
 for f in failures:

@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "config_paths.h"
+#include "file_io.h"
 
 namespace fs = std::filesystem;
 using namespace msprobe::server;
@@ -64,12 +65,12 @@ TEST_CASE("atomic writes keep the mode and leave no temporary file") {
   TempDir dir;
   std::string path = (dir.path / "config.json").string();
   std::string error;
-  REQUIRE(write_file_atomically(path, "{\"a\": 1}\n", error));
+  REQUIRE(msprobe::server::atomic_write(path, "{\"a\": 1}\n", &error));
   std::ifstream in(path);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   CHECK(text == "{\"a\": 1}\n");
   ::chmod(path.c_str(), 0600);
-  REQUIRE(write_file_atomically(path, "{}\n", error));
+  REQUIRE(msprobe::server::atomic_write(path, "{}\n", &error));
   struct stat st{};
   ::stat(path.c_str(), &st);
   CHECK((st.st_mode & 07777) == 0600);
@@ -79,7 +80,7 @@ TEST_CASE("atomic writes keep the mode and leave no temporary file") {
     ++files;
   }
   CHECK(files == 1);
-  CHECK_FALSE(write_file_atomically((dir.path / "missing" / "c.json").string(), "{}", error));
+  CHECK_FALSE(msprobe::server::atomic_write((dir.path / "missing" / "c.json").string(), "{}", &error));
   CHECK(error.find("temporary file") != std::string::npos);
   std::string small;
   CHECK(read_small_file(path, small));

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "docs_location.h"
 #include "file_io.h"
 
 namespace fs = std::filesystem;
@@ -228,4 +229,16 @@ TEST_CASE("is_inside_workspace") {
     CHECK(is_inside_workspace(d / "ws/train.py", {d / "outside", d.path.string() + "/ws/"}));
     CHECK(is_inside_workspace(d / "outside/secret.py", {d / "ws", d / "outside"}));
   }
+}
+
+TEST_CASE("the rule reference is looked for beside the binary, under the install prefix, then in the source tree") {
+  auto c = msprobe::server::rules_doc_candidates("/opt/msprobe/bin/msprobe-lsp");
+  REQUIRE(c.size() == 3);
+  CHECK(c[0] == "/opt/msprobe/bin/rules.md");
+  CHECK(c[1] == "/opt/msprobe/share/doc/msprobe-lsp/rules.md");
+  CHECK(c[2] == std::string(MSPROBE_LSP_DOCS_DIR) + "/rules.md");
+  CHECK(msprobe::server::rules_doc_candidates("").size() == 1);
+  // The test binary's own lookup finds the source tree's copy.
+  CHECK(msprobe::server::rules_doc_uri().rfind("file://", 0) == 0);
+  CHECK(msprobe::server::rules_doc_uri().find("docs/rules.md") != std::string::npos);
 }

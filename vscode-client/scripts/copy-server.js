@@ -30,4 +30,10 @@ try {
 } catch {
   // No binutils: ship it as built.
 }
-console.log(`copy-server: bundled ${source} (${fs.statSync(dest).size} bytes) as server/linux-x64/msprobe-lsp`);
+// The rule reference the diagnostics link to: the server looks for it beside itself.
+const rules = path.resolve(root, '..', 'docs', 'rules.md');
+const rulesDest = path.join(destDir, 'rules.md');
+fs.rmSync(rulesDest, { force: true });
+if (fs.existsSync(rules)) fs.copyFileSync(rules, rulesDest);
+console.log(`copy-server: bundled ${source} (${fs.statSync(dest).size} bytes) as server/linux-x64/msprobe-lsp` +
+  (fs.existsSync(rulesDest) ? ', with docs/rules.md beside it' : ''));

@@ -140,13 +140,16 @@ class MsprobeClient implements vscode.Disposable {
     this.log(`starting ${located.command} ${args.join(' ')} (from ${located.source})`);
     // No `transport`: vscode-languageclient would append its own --stdio; we pass it first ourselves.
     const serverOptions: ServerOptions = { command: located.command, args };
+    // config.json files always reach the server, which decides by their content or by the
+    // scripts that name them; msprobe.configGlobs adds files that are always configs.
+    const jsonGlobs = [...new Set(['**/config.json', ...settings.configGlobs])];
     const selector: LanguageClientOptions['documentSelector'] = [
       { scheme: 'file', language: 'python' },
       { scheme: 'untitled', language: 'python' },
-      ...settings.configGlobs.map((pattern) => ({ scheme: 'file', language: 'json', pattern })),
-      ...settings.configGlobs.map((pattern) => ({ scheme: 'file', language: 'jsonc', pattern })),
+      ...jsonGlobs.map((pattern) => ({ scheme: 'file', language: 'json', pattern })),
+      ...jsonGlobs.map((pattern) => ({ scheme: 'file', language: 'jsonc', pattern })),
     ];
-    const watchers = settings.configGlobs.map((g) => vscode.workspace.createFileSystemWatcher(g));
+    const watchers = jsonGlobs.map((g) => vscode.workspace.createFileSystemWatcher(g));
     this.watchers = watchers;
     const clientOptions: LanguageClientOptions = {
       documentSelector: selector,
@@ -452,7 +455,7 @@ class MsprobeClient implements vscode.Disposable {
     this.renderStatus();
     if (RESTART_KEYS.some((k) => e.affectsConfiguration(`msprobe.${k}`))) {
       void vscode.window
-        .showInformationMessage('msProbe: the server path, arguments or config globs changed. Restart the server now?', 'Restart')
+        .showInformationMessage('msProbe: the server path, arguments, config globs or environment probe setting changed. Restart the server now?', 'Restart')
         .then((pick) => pick && this.restart());
     }
   }

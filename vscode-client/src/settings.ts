@@ -12,11 +12,14 @@ export interface MsprobeSettings {
   torchVersion: string;
   msprobeVersion: string;
   configPath: string;
+  docsBaseUrl: string;
   pythonPath: string;
+  probeEnvironment: boolean;
   debounceMs: number;
   disabledRules: string[];
   severityOverrides: Record<string, Severity>;
   showSyntaxErrors: boolean;
+  parseTimeoutMs: number;
   configGlobs: string[];
 }
 
@@ -28,18 +31,23 @@ export const SETTING_DEFAULTS: Readonly<MsprobeSettings> = Object.freeze({
   torchVersion: '',
   msprobeVersion: '',
   configPath: './config.json',
+  docsBaseUrl: '',
   pythonPath: 'python3',
+  probeEnvironment: true,
   debounceMs: 150,
   disabledRules: [],
   severityOverrides: {},
   showSyntaxErrors: true,
-  configGlobs: ['**/config.json'],
+  parseTimeoutMs: 1500,
+  configGlobs: [],
 });
 
 export const SETTING_KEYS = Object.keys(SETTING_DEFAULTS) as (keyof MsprobeSettings)[];
 
 const SEVERITIES: readonly string[] = ['error', 'warning', 'info', 'hint'];
 const TRACE_LEVELS: readonly string[] = ['off', 'messages', 'verbose'];
+/** The range the server accepts for parseTimeoutMs (server/settings.cpp); readSettings clamps to it. */
+export const PARSE_TIMEOUT_RANGE: Readonly<{ min: number; max: number }> = Object.freeze({ min: 10, max: 60000 });
 
 /** Reads one setting by its key below `msprobe.`; undefined when unset. */
 export type SettingGetter = (key: string) => unknown;
@@ -74,6 +82,8 @@ export function readSettings(get: SettingGetter): MsprobeSettings {
     }
   }
   const showSyntax = get('showSyntaxErrors');
+  const probeEnv = get('probeEnvironment');
+  const parseTimeout = get('parseTimeoutMs');
   return {
     'server.path': str('server.path', d['server.path']).trim(),
     'server.args': strs('server.args', d['server.args']),
@@ -82,7 +92,9 @@ export function readSettings(get: SettingGetter): MsprobeSettings {
     torchVersion: str('torchVersion', d.torchVersion).trim(),
     msprobeVersion: str('msprobeVersion', d.msprobeVersion).trim(),
     configPath: str('configPath', d.configPath).trim() || d.configPath,
+    docsBaseUrl: str('docsBaseUrl', d.docsBaseUrl).trim(),
     pythonPath: str('pythonPath', d.pythonPath).trim() || d.pythonPath,
+    probeEnvironment: typeof probeEnv === 'boolean' ? probeEnv : d.probeEnvironment,
     debounceMs:
       typeof debounce === 'number' && Number.isFinite(debounce) && debounce >= 0
         ? Math.round(debounce)
@@ -90,6 +102,10 @@ export function readSettings(get: SettingGetter): MsprobeSettings {
     disabledRules: strs('disabledRules', d.disabledRules).map((c) => c.trim().toUpperCase()),
     severityOverrides,
     showSyntaxErrors: typeof showSyntax === 'boolean' ? showSyntax : d.showSyntaxErrors,
+    parseTimeoutMs:
+      typeof parseTimeout === 'number' && Number.isFinite(parseTimeout)
+        ? Math.min(PARSE_TIMEOUT_RANGE.max, Math.max(PARSE_TIMEOUT_RANGE.min, Math.round(parseTimeout)))
+        : d.parseTimeoutMs,
     configGlobs: strs('configGlobs', d.configGlobs),
   };
 }
@@ -119,7 +135,7 @@ export function initializationOptions(settings: MsprobeSettings): { settings: Re
 }
 
 /** Settings whose change only takes effect after the server (or client) is restarted. */
-export const RESTART_KEYS: readonly (keyof MsprobeSettings)[] = ['server.path', 'server.args', 'configGlobs'];
+export const RESTART_KEYS: readonly (keyof MsprobeSettings)[] = ['server.path', 'server.args', 'configGlobs', 'probeEnvironment'];
 
 /** Version strings accepted for torchVersion / msprobeVersion: empty, or digits with dots. */
 export function isVersionString(v: string): boolean {

@@ -37,6 +37,8 @@ describe('readSettings', () => {
       disabledRules: ['msp206'],
       severityOverrides: { msp101: 'Warning', MSP201: 'fatal', MSP202: 'hint' },
       showSyntaxErrors: false,
+      probeEnvironment: false,
+      parseTimeoutMs: 5000.6,
       configGlobs: ['**/msprobe*.json'],
     };
     const r = s.readSettings((k) => values[k]);
@@ -48,7 +50,17 @@ describe('readSettings', () => {
     assert.deepEqual(r.severityOverrides, { MSP101: 'warning', MSP202: 'hint' });
     assert.equal(r.showSyntaxErrors, false);
     assert.deepEqual(r.configGlobs, ['**/msprobe*.json']);
+    assert.equal(r.probeEnvironment, false);
+    assert.equal(r.parseTimeoutMs, 5001);
     assert.equal(r.configPath, './config.json');
+  });
+  it('clamps parseTimeoutMs to the range the server accepts', () => {
+    const at = (v: unknown) => s.readSettings((k) => (k === 'parseTimeoutMs' ? v : undefined)).parseTimeoutMs;
+    assert.equal(at(1), s.PARSE_TIMEOUT_RANGE.min);
+    assert.equal(at(10), 10);
+    assert.equal(at(60000), 60000);
+    assert.equal(at(1e9), s.PARSE_TIMEOUT_RANGE.max);
+    assert.equal(at(Number.NaN), s.SETTING_DEFAULTS.parseTimeoutMs);
   });
   it('falls back to defaults on wrong types', () => {
     const values: Record<string, unknown> = {
@@ -59,6 +71,8 @@ describe('readSettings', () => {
       severityOverrides: [],
       showSyntaxErrors: 'yes',
       pythonPath: '  ',
+      probeEnvironment: 'no',
+      parseTimeoutMs: '2000',
     };
     const r = s.readSettings((k) => values[k]);
     assert.deepEqual(r, { ...s.SETTING_DEFAULTS });
@@ -76,9 +90,12 @@ describe('initializationOptions', () => {
     assert.equal(st.debounceMs, 150);
     assert.equal(st['server.path'], undefined);
     assert.deepEqual(Object.keys(st).sort(), [
-      'configGlobs', 'configPath', 'debounceMs', 'disabledRules', 'msprobeVersion', 'pythonPath',
-      'server', 'severityOverrides', 'showSyntaxErrors', 'torchVersion', 'trace',
+      'configGlobs', 'configPath', 'debounceMs', 'disabledRules', 'docsBaseUrl', 'msprobeVersion', 'parseTimeoutMs',
+      'probeEnvironment', 'pythonPath', 'server', 'severityOverrides', 'showSyntaxErrors', 'torchVersion',
+      'trace',
     ]);
+    assert.equal(st.probeEnvironment, true);
+    assert.equal(st.parseTimeoutMs, 1500);
   });
 });
 
