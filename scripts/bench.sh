@@ -8,7 +8,7 @@
 #   --quick     fewer runs (a smoke test of the harness, figures not for the docs)
 #   --no-peers  skip pyright and pylsp
 # Environment: BENCH_JOBS (build parallelism, default 2), BENCH_OUT (results
-# folder, default build/bench), BENCH_INSTR_LINES (scripts counted under
+# folder, default build-bench/bench), BENCH_BUILD (the Release build tree, default build-bench), BENCH_INSTR_LINES (scripts counted under
 # callgrind, default "1000").
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,17 +27,19 @@ for a in "$@"; do
 done
 if [ $quick = 1 ]; then RUNS=3 CHANGES=3 RSS_RUNS=1 PARSE_ITERS=5 CHECK_RUNS=1 PEER_RUNS=2 PEER_BIG_RUNS=1; fi
 
-OUT=${BENCH_OUT:-$ROOT/build/bench}
+# Its own Release build tree, so the test build (RelWithDebInfo, build/) is left alone.
+BUILD=${BENCH_BUILD:-$ROOT/build-bench}
+OUT=${BENCH_OUT:-$BUILD/bench}
 PEERS=$ROOT/build/bench-peers
 mkdir -p "$OUT" "$PEERS"
 
 if [ $build = 1 ]; then
   scripts/setup.sh build
-  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DMSPROBE_LSP_BENCH=ON >/dev/null
-  cmake --build build -j"${BENCH_JOBS:-2}"
+  cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DMSPROBE_LSP_BENCH=ON -DMSPROBE_LSP_BUILD_TESTS=OFF >/dev/null
+  cmake --build "$BUILD" -j"${BENCH_JOBS:-2}"
 fi
-LSP=$ROOT/build/server/msprobe-lsp
-PARSE_BENCH=$ROOT/build/tests/bench/parse_bench
+LSP=$BUILD/server/msprobe-lsp
+PARSE_BENCH=$BUILD/tests/bench/parse_bench
 
 # --- peers -------------------------------------------------------------------
 PYRIGHT_JS=$PEERS/pyright/node_modules/pyright/langserver.index.js

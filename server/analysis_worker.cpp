@@ -118,7 +118,9 @@ void AnalysisWorker::run_one(const std::string& uri, analysis::PythonParser& par
   std::size_t merged = st.queue.size();
   std::vector<analysis::ByteEdit> edits = std::move(st.carry);
   bool reset = st.carry_reset;
+  bool quiet = true;  // merged jobs publish unless every one of them was quiet
   for (Pending& q : st.queue) {
+    quiet = quiet && q.job.quiet;
     if (q.job.reset_tree) {
       reset = true;
       edits.clear();
@@ -143,6 +145,7 @@ void AnalysisWorker::run_one(const std::string& uri, analysis::PythonParser& par
   snap->version = job.version;
   snap->kind = job.kind;
   snap->source = job.source;
+  snap->quiet = quiet;
   bool cancelled = false, failed = false;
   if (job.test_delay_ms > 0) {
     auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(job.test_delay_ms);

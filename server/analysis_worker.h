@@ -37,6 +37,7 @@ struct AnalysisJob {
   ConfigCheck config_check = ConfigCheck::No;
   uint64_t parse_timeout_micros = 1'500'000;
   int test_delay_ms = 0;  // test-only: sleep (cancellably) before analysing
+  bool quiet = false;     // refreshes a slim snapshot's facts: the result is not published
 };
 
 class AnalysisWorker {

@@ -22,6 +22,12 @@ struct AnalysisSnapshot {
   DocumentKind kind = DocumentKind::Other;
   std::shared_ptr<const analysis::SourceText> source;
   analysis::Analysis result;
+  // Slim: the facts were dropped to save memory (a document nobody has used
+  // for a while); the findings stay. Requests that need the facts get a fresh
+  // analysis first (LanguageServer::with_current_analysis).
+  bool slim = false;
+  // The analysis only refreshed the facts of a slim snapshot: nothing to publish.
+  bool quiet = false;
 };
 using SnapshotPtr = std::shared_ptr<const AnalysisSnapshot>;
 
@@ -39,6 +45,7 @@ struct Document {
   bool job_pending = false;  // a job for `version` has been (or is being) scheduled
 
   SnapshotPtr latest;  // may be older than `version`
+  uint64_t last_used = 0;  // LanguageServer's use clock at the last edit or request
   std::unique_ptr<asio::steady_timer> debounce;
   // Requests waiting for the analysis of a version; called with null when
   // the document changed (or closed) before that analysis arrived.

@@ -134,10 +134,18 @@ class LanguageServer {
   Document* find_document(const json& params);  // by params.textDocument.uri
   Document& require_document(const json& params);
   void schedule_analysis(Document& doc, bool immediately, bool force = false);
-  void start_job(Document& doc, bool force = false);
+  void start_job(Document& doc, bool force = false, bool quiet = false);
   void on_analysis_done(const SnapshotPtr& snap);
   // Calls `fn` with the analysis of the document's current version.
-  void with_current_analysis(Document& doc, const json& request_id, std::function<void(const SnapshotPtr&)> fn);
+  // Calls `fn` with the analysis of the document's current version, once it
+  // exists (null when the document changes or closes first). A slim snapshot
+  // (no facts) is refreshed first unless `need_facts` is false.
+  void with_current_analysis(Document& doc, const json& request_id, std::function<void(const SnapshotPtr&)> fn,
+                             bool need_facts = true);
+  // Drops the facts of the snapshots of the documents used least recently, so
+  // memory grows with the documents being worked on, not with all open ones.
+  void slim_idle_snapshots();
+  void touch(Document& doc) { doc.last_used = ++use_clock_; }
 
   // diagnostics (handlers/diagnostics.cpp)
   json diagnostics_json(const AnalysisSnapshot& snap) const;
@@ -189,6 +197,9 @@ class LanguageServer {
   bool shutdown_requested_ = false;
   int exit_code_ = 1;
   bool child_processes_forbidden_ = false;
+  uint64_t use_clock_ = 0;
+  // Documents whose latest analysis keeps its facts; the others are slimmed.
+  static constexpr std::size_t kFullSnapshots = 8;
 
   ClientCaps caps_;
   analysis::Encoding encoding_ = analysis::Encoding::Utf16;

@@ -1,6 +1,7 @@
 // MSP502 runner-exit-without-step: an instrumented execute_model with a return
 // path that skips stop()/step().
 #include <algorithm>
+#include <optional>
 
 #include "dump_points.h"
 #include "msprobe/analysis/rule.h"
@@ -68,7 +69,7 @@ std::optional<Fix> wrap_fix(const RuleContext& ctx, const DumpCallSites& sites, 
 
 void check(const RuleContext& ctx, FindingSink& sink) {
   const FileFacts& f = ctx.facts;
-  DumpCallSites sites = dump_call_sites(f);
+  std::optional<DumpCallSites> computed;  // only files with a runner need them
   for (std::size_t fi = 0; fi < f.functions.size(); ++fi) {
     int fn = static_cast<int>(fi);
     if (!is_runner_execute_model(f, fn)) continue;
@@ -82,6 +83,8 @@ void check(const RuleContext& ctx, FindingSink& sink) {
     }
     if (!start) continue;
     const Call& sc = f.calls[static_cast<std::size_t>(start->call)];
+    if (!computed) computed = dump_call_sites(f);
+    const DumpCallSites& sites = *computed;
     StartBalance b = balance_of_start(f, sites, sc);
     if (b.weak) continue;
     std::optional<Fix> wrap = wrap_fix(ctx, sites, sc, start->receiver, fn);

@@ -1,17 +1,19 @@
 // Intra-file call graph over FileFacts (see call_graph.h).
 #include "call_graph.h"
 
-#include <map>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 
 namespace msprobe::analysis {
 namespace {
 
-int resolve(const Call& c, const std::map<std::string, int>& plain,
-            const std::map<std::string, int>& methods, const std::map<std::string, int>& inits) {
-  const std::string& callee = c.callee;
+using NameIndex = std::unordered_map<std::string_view, int>;  // views into FileFacts::functions
+
+int resolve(const Call& c, const NameIndex& plain, const NameIndex& methods, const NameIndex& inits) {
+  std::string_view callee = c.callee;
   if (auto it = plain.find(callee); it != plain.end()) return it->second;
-  if (callee.rfind("self.", 0) == 0 && callee.find('.', 5) == std::string::npos) {
+  if (callee.substr(0, 5) == "self." && callee.find('.', 5) == std::string_view::npos) {
     if (auto it = methods.find(callee.substr(5)); it != methods.end()) return it->second;
   }
   // Class(...) runs its __init__.
@@ -22,7 +24,7 @@ int resolve(const Call& c, const std::map<std::string, int>& plain,
 }  // namespace
 
 CallGraph::CallGraph(const FileFacts& f) : f_(f) {
-  std::map<std::string, int> plain, methods, inits;
+  NameIndex plain, methods, inits;
   for (std::size_t i = 0; i < f.functions.size(); ++i) {
     const Function& fn = f.functions[i];
     int idx = static_cast<int>(i);

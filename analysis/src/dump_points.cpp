@@ -139,6 +139,7 @@ DumpCallSites dump_call_sites(const FileFacts& f) {
     if (u.kind == MsprobeKind::Stop || u.kind == MsprobeKind::ForwardBackwardDumpEnd) s.stop.push_back(st);
     if (u.kind == MsprobeKind::Step) s.step.push_back(st);
   }
+  if (s.stop.empty() && s.step.empty()) return s;  // nothing to follow through calls (most files)
   CallGraph graph(f);
   std::set<int> stoppers = functions_making(f, graph, {MsprobeKind::Stop, MsprobeKind::ForwardBackwardDumpEnd});
   std::set<int> steppers = functions_making(f, graph, {MsprobeKind::Step});

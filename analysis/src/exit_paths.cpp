@@ -70,7 +70,8 @@ bool runs_after(const FileFacts& f, int a, int x) {
 std::vector<int> iteration_exits(const FileFacts& f, int loop) {
   std::vector<int> out;
   const Loop& l = f.loops[static_cast<std::size_t>(loop)];
-  for (std::size_t i = 0; i < f.statements.size(); ++i) {
+  auto [first, last] = statements_within(f, l.body);
+  for (std::size_t i = first; i < last; ++i) {
     const Statement& st = f.statements[i];
     if (!st.is_exit || st.range.start < l.body.start || st.range.end > l.body.end) continue;
     if (st.type == "return_statement") {
@@ -84,7 +85,8 @@ std::vector<int> iteration_exits(const FileFacts& f, int loop) {
 
 std::vector<int> function_returns(const FileFacts& f, int fn) {
   std::vector<int> out;
-  for (std::size_t i = 0; i < f.statements.size(); ++i) {
+  auto [first, last] = statements_within(f, f.functions[static_cast<std::size_t>(fn)].body);
+  for (std::size_t i = first; i < last; ++i) {
     const Statement& st = f.statements[i];
     if (st.type == "return_statement" && st.function == fn) out.push_back(static_cast<int>(i));
   }

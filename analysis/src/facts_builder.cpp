@@ -48,10 +48,16 @@ enum class T : uint8_t {
   DottedName,
   AliasedImport,
   KeywordArgument,
+  String,
 };
 
 struct TypeTable {
   std::vector<T> by_symbol;
+  // Field ids, looked up once (ts_node_child_by_field_name compares the field
+  // names as strings on every call).
+  struct Fields {
+    TSFieldId alias = 0, alternative = 0, arguments = 0, body = 0, condition = 0, definition = 0, function = 0, left = 0, module_name = 0, name = 0, parameters = 0, right = 0, superclasses = 0, value = 0;
+  } field;
   TSFieldId function = 0, name = 0, arguments = 0;
 
   TypeTable() {
@@ -91,6 +97,7 @@ struct TypeTable {
         {"dotted_name", T::DottedName},
         {"aliased_import", T::AliasedImport},
         {"keyword_argument", T::KeywordArgument},
+        {"string", T::String},
     };
     uint32_t count = ts_language_symbol_count(lang);
     by_symbol.assign(count, T::Other);
@@ -103,6 +110,20 @@ struct TypeTable {
         if (std::strcmp(n, type_name) == 0) by_symbol[s] = t;
       }
     }
+    field.alias = ts_language_field_id_for_name(lang, "alias", 5);
+    field.alternative = ts_language_field_id_for_name(lang, "alternative", 11);
+    field.arguments = ts_language_field_id_for_name(lang, "arguments", 9);
+    field.body = ts_language_field_id_for_name(lang, "body", 4);
+    field.condition = ts_language_field_id_for_name(lang, "condition", 9);
+    field.definition = ts_language_field_id_for_name(lang, "definition", 10);
+    field.function = ts_language_field_id_for_name(lang, "function", 8);
+    field.left = ts_language_field_id_for_name(lang, "left", 4);
+    field.module_name = ts_language_field_id_for_name(lang, "module_name", 11);
+    field.name = ts_language_field_id_for_name(lang, "name", 4);
+    field.parameters = ts_language_field_id_for_name(lang, "parameters", 10);
+    field.right = ts_language_field_id_for_name(lang, "right", 5);
+    field.superclasses = ts_language_field_id_for_name(lang, "superclasses", 12);
+    field.value = ts_language_field_id_for_name(lang, "value", 5);
     function = ts_language_field_id_for_name(lang, "function", 8);
     name = ts_language_field_id_for_name(lang, "name", 4);
     arguments = ts_language_field_id_for_name(lang, "arguments", 9);
@@ -169,9 +190,9 @@ class Builder {
   void run(TSNode root) {
     TSTreeCursor cursor = ts_tree_cursor_new(root);
     std::vector<Frame> frames;
-    frames.push_back({root, visit(root, Context{}, nullptr, 0), t_.of(root)});
+    frames.push_back({root, visit(root, Context{}, nullptr, nullptr, 0), t_.of(root)});
     for (;;) {
-      if (ts_tree_cursor_goto_first_child(&cursor)) {
+      if (!opaque(frames.back()) && ts_tree_cursor_goto_first_child(&cursor)) {
         enter(cursor, frames);
         continue;
       }
@@ -197,12 +218,29 @@ class Builder {
   }
 
  private:
+  // A plain string literal holds nothing the facts need (no names, calls or
+  // errors): its pieces are not visited. f-strings (interpolations) and
+  // strings with a syntax error inside are.
+  bool opaque(const Frame& fr) const {
+    if (fr.type != T::String || ts_node_has_error(fr.node)) return false;
+    uint32_t start = ts_node_start_byte(fr.node);
+    for (uint32_t i = start; i < text_.size() && i < start + 3; ++i) {
+      char c = text_[i];
+      if (c == 'f' || c == 'F' || c == 't' || c == 'T') return false;  // f-string, template string
+      if (c == '"' || c == '\'') break;
+    }
+    return true;
+  }
+
   void enter(TSTreeCursor& cursor, std::vector<Frame>& frames) {
     TSNode node = ts_tree_cursor_current_node(&cursor);
     const Frame& parent = frames.back();
-    TSFieldId field = ts_tree_cursor_current_field_id(&cursor);
-    Context child = visit(node, parent.ctx, &parent, field);
-    frames.push_back({node, child, t_.of(node)});
+    const Frame* grandparent = frames.size() >= 2 ? &frames[frames.size() - 2] : nullptr;
+    T type = t_.of(node);
+    // Only names look at their field (and the lookup scans the parent's field map).
+    TSFieldId field = type == T::Identifier || type == T::Attribute ? ts_tree_cursor_current_field_id(&cursor) : 0;
+    Context child = visit(node, parent.ctx, &parent, grandparent, field);
+    frames.push_back({node, child, type});
   }
 
   // Names resolve after the pass: an import may come after its first use in
@@ -233,7 +271,9 @@ class Builder {
   uint32_t line(TSNode n) const { return ts_node_start_point(n).row; }
   std::string qualify(const std::string& s) const { return is_dotted(s) ? f_.qualify(s) : std::string(); }
 
-  Context visit(TSNode node, const Context& ctx, const Frame* parent, TSFieldId field) {
+  // `parent` and `grandparent` are the frames of the cursor path (null at the
+  // root): ts_node_parent would search down from the root each time.
+  Context visit(TSNode node, const Context& ctx, const Frame* parent, const Frame* grandparent, TSFieldId field) {
     Context child = ctx;
     if (ts_node_is_missing(node)) {
       f_.syntax_errors.push_back({range_of(node), true, ts_node_type(node)});
@@ -242,7 +282,7 @@ class Builder {
     if (ts_node_is_error(node)) f_.syntax_errors.push_back({range_of(node), false, {}});
 
     T type = t_.of(node);
-    if (is_statement(type)) child = enter_statement(node, type, ctx);
+    if (is_statement(type)) child = enter_statement(node, type, ctx, parent, grandparent);
 
     switch (type) {
       case T::Comment:
@@ -298,7 +338,7 @@ class Builder {
     return child;
   }
 
-  Context enter_statement(TSNode node, T type, const Context& ctx) {
+  Context enter_statement(TSNode node, T type, const Context& ctx, const Frame* parent, const Frame* grandparent) {
     Statement st;
     st.range = range_of(node);
     st.line = line(node);
@@ -309,11 +349,11 @@ class Builder {
     st.loop = ctx.loop;
     st.indent = ts_node_start_point(node).column;
     st.is_exit = type == T::Return || type == T::Break || type == T::Continue || type == T::Raise;
-    TSNode holder = ts_node_parent(node);
-    if (!ts_node_is_null(holder)) {
+    if (parent) {
+      TSNode holder = parent->node;
       st.block = range_of(holder);
-      TSNode clause = is(holder, "block") ? ts_node_parent(holder) : holder;
-      st.block_clause = ts_node_is_null(clause) ? "module" : ts_node_type(clause);
+      if (!is(holder, "block")) st.block_clause = ts_node_type(holder);
+      else st.block_clause = grandparent ? ts_node_type(grandparent->node) : "module";
     }
     int index = static_cast<int>(f_.statements.size());
     f_.statements.push_back(std::move(st));
@@ -345,7 +385,7 @@ class Builder {
         }
       }
       if (type == T::If) {
-        std::string cond = text(ts_node_child_by_field_name(node, "condition", 9));
+        std::string cond = text(ts_node_child_by_field_id(node, t_.field.condition));
         if (cond.find("__name__") != std::string::npos && cond.find("__main__") != std::string::npos)
           f_.main_guard = index;
       }
@@ -363,7 +403,7 @@ class Builder {
     bool top = ctx.function == -1 && ctx.class_index == -1;
     std::string module;
     if (from) {
-      TSNode m = ts_node_child_by_field_name(node, "module_name", 11);
+      TSNode m = ts_node_child_by_field_id(node, t_.field.module_name);
       module = future ? "__future__" : text(m);
     }
     auto push = [&](const std::string& mod, const std::string& name, const std::string& bound,
@@ -393,8 +433,8 @@ class Builder {
       any = true;
       std::string name, alias;
       if (is(c, "aliased_import")) {
-        name = text(ts_node_child_by_field_name(c, "name", 4));
-        alias = text(ts_node_child_by_field_name(c, "alias", 5));
+        name = text(ts_node_child_by_field_id(c, t_.field.name));
+        alias = text(ts_node_child_by_field_id(c, t_.field.alias));
       } else {
         name = text(c);
       }
@@ -413,8 +453,8 @@ class Builder {
 
   void add_call(TSNode node, const Context& ctx) {
     Call c;
-    TSNode fn = ts_node_child_by_field_name(node, "function", 8);
-    TSNode args = ts_node_child_by_field_name(node, "arguments", 9);
+    TSNode fn = ts_node_child_by_field_id(node, t_.field.function);
+    TSNode args = ts_node_child_by_field_id(node, t_.field.arguments);
     c.callee = text(fn);
     c.range = range_of(node);
     c.line = line(node);
@@ -427,8 +467,8 @@ class Builder {
         if (is(a, "comment")) continue;
         Argument arg;
         if (is(a, "keyword_argument")) {
-          arg.keyword = text(ts_node_child_by_field_name(a, "name", 4));
-          TSNode v = ts_node_child_by_field_name(a, "value", 5);
+          arg.keyword = text(ts_node_child_by_field_id(a, t_.field.name));
+          TSNode v = ts_node_child_by_field_id(a, t_.field.value);
           arg.text = text(v);
           arg.range = ts_node_is_null(v) ? range_of(a) : range_of(v);
         } else {
@@ -483,7 +523,7 @@ class Builder {
   }
 
   void add_decorators(TSNode node) {
-    TSNode def = ts_node_child_by_field_name(node, "definition", 10);
+    TSNode def = ts_node_child_by_field_id(node, t_.field.definition);
     int function_index = static_cast<int>(f_.functions.size());  // the def is visited next
     uint32_t n = ts_node_named_child_count(node);
     for (uint32_t i = 0; i < n; ++i) {
@@ -495,7 +535,7 @@ class Builder {
       dec.range = range_of(d);
       if (is(expr, "call")) {
         dec.called = true;
-        expr = ts_node_child_by_field_name(expr, "function", 8);
+        expr = ts_node_child_by_field_id(expr, t_.field.function);
       }
       dec.callee = text(expr);
       dec.function = !ts_node_is_null(def) && is(def, "function_definition") ? function_index : -1;
@@ -505,17 +545,17 @@ class Builder {
 
   int add_function(TSNode node, const Context& ctx, int statement) {
     Function fn;
-    fn.name = text(ts_node_child_by_field_name(node, "name", 4));
+    fn.name = text(ts_node_child_by_field_id(node, t_.field.name));
     fn.class_name = ctx.function == -1 && ctx.class_index >= 0 ? f_.classes[static_cast<std::size_t>(ctx.class_index)].name
                                                                 : std::string();
     fn.class_index = ctx.function == -1 ? ctx.class_index : -1;
     fn.range = range_of(node);
-    TSNode body = ts_node_child_by_field_name(node, "body", 4);
+    TSNode body = ts_node_child_by_field_id(node, t_.field.body);
     fn.body = ts_node_is_null(body) ? ByteRange{fn.range.end, fn.range.end} : range_of(body);
     fn.line = line(node);
     fn.parent = ctx.function;
     fn.statement = statement;
-    TSNode params = ts_node_child_by_field_name(node, "parameters", 10);
+    TSNode params = ts_node_child_by_field_id(node, t_.field.parameters);
     if (!ts_node_is_null(params)) {
       uint32_t n = ts_node_named_child_count(params);
       for (uint32_t i = 0; i < n; ++i) {
@@ -524,7 +564,7 @@ class Builder {
         if (is(p, "identifier")) {
           name = text(p);
         } else if (is(p, "default_parameter") || is(p, "typed_default_parameter")) {
-          name = text(ts_node_child_by_field_name(p, "name", 4));
+          name = text(ts_node_child_by_field_id(p, t_.field.name));
         } else if (is(p, "typed_parameter")) {
           TSNode first = ts_node_named_child(p, 0);
           if (!ts_node_is_null(first) && is(first, "identifier")) name = text(first);
@@ -538,8 +578,8 @@ class Builder {
 
   int add_class(TSNode node) {
     ClassDef c;
-    c.name = text(ts_node_child_by_field_name(node, "name", 4));
-    TSNode sup = ts_node_child_by_field_name(node, "superclasses", 12);
+    c.name = text(ts_node_child_by_field_id(node, t_.field.name));
+    TSNode sup = ts_node_child_by_field_id(node, t_.field.superclasses);
     if (!ts_node_is_null(sup)) {
       uint32_t n = ts_node_named_child_count(sup);
       for (uint32_t i = 0; i < n; ++i) {
@@ -549,7 +589,7 @@ class Builder {
       }
     }
     c.range = range_of(node);
-    TSNode body = ts_node_child_by_field_name(node, "body", 4);
+    TSNode body = ts_node_child_by_field_id(node, t_.field.body);
     c.body = ts_node_is_null(body) ? ByteRange{c.range.end, c.range.end} : range_of(body);
     c.line = line(node);
     f_.classes.push_back(std::move(c));
@@ -560,7 +600,7 @@ class Builder {
     Loop loop;
     loop.kind = is_for ? LoopKind::For : LoopKind::While;
     loop.range = range_of(node);
-    TSNode body = ts_node_child_by_field_name(node, "body", 4);
+    TSNode body = ts_node_child_by_field_id(node, t_.field.body);
     loop.body = ts_node_is_null(body) ? ByteRange{loop.range.end, loop.range.end} : range_of(body);
     // The header ends at the ':' before the body.
     uint32_t header_end = ts_node_is_null(body) ? loop.range.end : loop.body.start;
@@ -574,12 +614,12 @@ class Builder {
     }
     loop.header = {loop.range.start, header_end};
     if (is_for) {
-      loop.target = text(ts_node_child_by_field_name(node, "left", 4));
-      loop.iterable = text(ts_node_child_by_field_name(node, "right", 5));
+      loop.target = text(ts_node_child_by_field_id(node, t_.field.left));
+      loop.iterable = text(ts_node_child_by_field_id(node, t_.field.right));
     } else {
-      loop.iterable = text(ts_node_child_by_field_name(node, "condition", 9));
+      loop.iterable = text(ts_node_child_by_field_id(node, t_.field.condition));
     }
-    loop.has_else = !ts_node_is_null(ts_node_child_by_field_name(node, "alternative", 11));
+    loop.has_else = !ts_node_is_null(ts_node_child_by_field_id(node, t_.field.alternative));
     loop.line = line(node);
     loop.parent = ctx.loop;
     loop.function = ctx.function;
@@ -595,7 +635,7 @@ class Builder {
   int add_with(TSNode node, const Context& ctx) {
     WithBlock w;
     w.range = range_of(node);
-    TSNode body = ts_node_child_by_field_name(node, "body", 4);
+    TSNode body = ts_node_child_by_field_id(node, t_.field.body);
     w.body = ts_node_is_null(body) ? ByteRange{w.range.end, w.range.end} : range_of(body);
     w.function = ctx.function;
     w.parent = ctx.with_block;
@@ -606,7 +646,7 @@ class Builder {
       uint32_t k = ts_node_named_child_count(clause);
       for (uint32_t j = 0; j < k; ++j) {
         TSNode item = ts_node_named_child(clause, j);
-        TSNode value = is(item, "with_item") ? ts_node_child_by_field_name(item, "value", 5) : item;
+        TSNode value = is(item, "with_item") ? ts_node_child_by_field_id(item, t_.field.value) : item;
         if (!ts_node_is_null(value)) {
           if (is(value, "as_pattern")) value = ts_node_named_child(value, 0);
           w.items.push_back(text(value));
@@ -624,8 +664,8 @@ class Builder {
 
   void add_assignment(TSNode node, const Context& ctx) {
     Assignment a;
-    TSNode left = ts_node_child_by_field_name(node, "left", 4);
-    TSNode right = ts_node_child_by_field_name(node, "right", 5);
+    TSNode left = ts_node_child_by_field_id(node, t_.field.left);
+    TSNode right = ts_node_child_by_field_id(node, t_.field.right);
     a.target = text(left);
     a.value = ts_node_is_null(right) ? std::string() : text(right);
     a.range = range_of(node);

@@ -336,9 +336,19 @@ Edit append_argument(const SourceText& src, const Call& call, const std::string&
   return {{at, at}, ", " + arg};
 }
 
+std::pair<std::size_t, std::size_t> statements_within(const FileFacts& f, ByteRange r) {
+  // Statements are in pre-order, so their start offsets never decrease.
+  auto first = std::lower_bound(f.statements.begin(), f.statements.end(), r.start,
+                                [](const Statement& s, uint32_t at) { return s.range.start < at; });
+  auto last = std::lower_bound(first, f.statements.end(), r.end,
+                               [](const Statement& s, uint32_t at) { return s.range.start < at; });
+  return {static_cast<std::size_t>(first - f.statements.begin()), static_cast<std::size_t>(last - f.statements.begin())};
+}
+
 std::vector<int> statements_in_block(const FileFacts& f, ByteRange block) {
   std::vector<int> out;
-  for (std::size_t i = 0; i < f.statements.size(); ++i) {
+  auto [first, last] = statements_within(f, block);
+  for (std::size_t i = first; i < last; ++i) {
     if (f.statements[i].block == block) out.push_back(static_cast<int>(i));
   }
   return out;

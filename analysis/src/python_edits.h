@@ -3,6 +3,8 @@
 // its line endings, and never leave a block empty.
 #pragma once
 
+#include <utility>
+
 #include <optional>
 #include <string>
 #include <string_view>
@@ -89,6 +91,9 @@ Edit append_argument(const SourceText& src, const Call& call, const std::string&
 int first_body_statement(const SourceText& src, const FileFacts& f, int function);
 
 // The statements directly in a block (same block range), in order.
+// Index range [first, last) of the statements that start inside `r` (binary
+// search: statements are in source order).
+std::pair<std::size_t, std::size_t> statements_within(const FileFacts& f, ByteRange r);
 std::vector<int> statements_in_block(const FileFacts& f, ByteRange block);
 
 // The indentation unit of the file, from a function or loop body relative to

@@ -194,8 +194,9 @@ void LanguageServer::on_code_lens(Call& c) {
     if (analysis::has_disabled_dump(src, snap->result)) return reply(lenses);
     // One lens, on the loop the plan chooses; the other loops keep their code action.
     std::optional<uint32_t> chosen = analysis::default_dump_loop(src, snap->result);
-    for (const analysis::DumpTarget& t : analysis::dump_targets(src, snap->result)) {
-      if (t.complete || !chosen || t.line != *chosen) continue;
+    auto is_chosen = [&](const analysis::Loop& l) { return chosen && l.line == *chosen; };
+    for (const analysis::DumpTarget& t : analysis::dump_targets(src, snap->result, is_chosen)) {
+      if (t.complete) continue;
       lenses.push_back({{"range", to_range(src, t.header, encoding_)},
                         {"command", {{"title", "msProbe: enable dump here (" + std::string(analysis::to_string(t.role)) + ")"},
                                      {"command", "msprobe.enableDump"},

@@ -16,7 +16,10 @@ json LanguageServer::show_info() const {
                      {"enabled", settings_.analysis.disabled_rules.count(code) == 0}});
   }
   json docs = json::array();
-  for (const auto& [uri, d] : documents_) docs.push_back({{"uri", uri}, {"version", d.version}});
+  for (const auto& [uri, d] : documents_) {
+    // facts: whether the latest analysis still holds them (idle documents are slimmed).
+    docs.push_back({{"uri", uri}, {"version", d.version}, {"facts", d.latest != nullptr && !d.latest->slim}});
+  }
   const auto& a = settings_.analysis;
   return {{"server", {{"name", "msprobe-lsp"}, {"version", MSPROBE_LSP_VERSION}}},
           {"client", client_name_},

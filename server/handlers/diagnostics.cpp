@@ -58,7 +58,7 @@ void LanguageServer::on_document_diagnostic(Call& c) {
                      std::to_string(h % 1000000007u);
     if (!previous.empty() && previous == id) return reply({{"kind", "unchanged"}, {"resultId", id}});
     reply({{"kind", "full"}, {"resultId", id}, {"items", diagnostics_json(*snap)}});
-  });
+  }, /*need_facts=*/false);
 }
 
 }  // namespace msprobe::server

@@ -45,7 +45,11 @@ std::vector<DumpOffer> dump_offers(const analysis::SourceText& src, const analys
   std::vector<DumpOffer> out;
   if (!a.tree) return out;
   const bool disabled = analysis::has_disabled_dump(src, a);
-  const auto targets = analysis::dump_targets(src, a);
+  // Only the loops a title can name: those around the selection and the default one.
+  const std::optional<uint32_t> default_line = with_source ? analysis::default_dump_loop(src, a) : std::nullopt;
+  const auto targets = analysis::dump_targets(src, a, [&](const analysis::Loop& l) {
+    return (with_refactor && sel_start >= l.range.start && sel_end <= l.range.end) || (default_line && l.line == *default_line);
+  });
   const auto runner = analysis::vllm_runner_target(src, a);
   const auto dump_lines = analysis::dump_statement_lines(src, a);
   uint32_t line0 = src.line_of(sel_start), line1 = src.line_of(sel_end);
@@ -87,9 +91,10 @@ std::vector<DumpOffer> dump_offers(const analysis::SourceText& src, const analys
       out.push_back({kAgainTitle, kKindEnableSource, {DumpOp::Enable, std::nullopt}});
     } else if (runner && !runner->complete) {
       out.push_back({kRunnerTitle, kKindEnableSource, {DumpOp::Runner, std::nullopt}});
-    } else if (auto line = analysis::default_dump_loop(src, a)) {
+    } else if (default_line) {
       for (const analysis::DumpTarget& t : targets) {
-        if (t.line == *line && !t.complete) out.push_back({enable_title(t), kKindEnableSource, {DumpOp::Enable, t.line}});
+        if (t.line == *default_line && !t.complete)
+          out.push_back({enable_title(t), kKindEnableSource, {DumpOp::Enable, t.line}});
       }
     }
     if (!dump_lines.empty()) out.push_back({kDisableTitle, kKindDisableSource, {DumpOp::Disable, std::nullopt}});

@@ -2,6 +2,8 @@
 // debounced on change, coalesced per document, stale results dropped.
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 #include "language_server.h"
 #include "uri.h"
 
@@ -55,6 +57,7 @@ void LanguageServer::on_did_open(const json& params) {
   doc.version = td.contains("version") && td["version"].is_number_integer() ? td["version"].get<int>() : 0;
   doc.text = analysis::SourceText(td["text"].get<std::string>());
   doc.reset_tree = true;
+  touch(doc);
   worker_.forget(uri);
   schedule_analysis(doc, /*immediately=*/true);
 }
@@ -85,6 +88,7 @@ void LanguageServer::on_did_change(const json& params) {
     }
   }
   doc->version = version;
+  touch(*doc);
   doc->job_pending = false;
   // Requests waiting for an older version's analysis get ContentModified now,
   // not when (or if) that analysis finishes.
@@ -134,7 +138,7 @@ void LanguageServer::schedule_analysis(Document& doc, bool immediately, bool for
   });
 }
 
-void LanguageServer::start_job(Document& doc, bool force) {
+void LanguageServer::start_job(Document& doc, bool force, bool quiet) {
   if (doc.job_pending && !force) return;
   if (doc.debounce) doc.debounce->cancel();
   doc.job_pending = true;
@@ -151,6 +155,7 @@ void LanguageServer::start_job(Document& doc, bool force) {
   prepare_config_job(doc, job);
   job.parse_timeout_micros = static_cast<uint64_t>(settings_.parse_timeout_ms) * 1000;
   job.test_delay_ms = settings_.test_analysis_delay_ms;
+  job.quiet = quiet;
   worker_.submit(std::move(job), [this](SnapshotPtr snap) { on_analysis_done(snap); });
 }
 
@@ -172,22 +177,48 @@ void LanguageServer::on_analysis_done(const SnapshotPtr& snap) {
   }
   doc.latest = snap;
   after_config_analysis(snap);
-  if (!caps_.pull_diagnostics && state_ == State::Running) publish(*snap);
+  if (!caps_.pull_diagnostics && state_ == State::Running && !snap->quiet) publish(*snap);
   auto waiters = std::move(doc.waiters);
   doc.waiters.clear();
   for (auto& w : waiters) w.fn(w.version == snap->version ? snap : nullptr);
+  slim_idle_snapshots();
+}
+
+void LanguageServer::slim_idle_snapshots() {
+  std::vector<Document*> full;
+  for (auto& [uri, d] : documents_) {
+    if (d.kind == DocumentKind::Python && d.latest && !d.latest->slim) full.push_back(&d);
+  }
+  if (full.size() <= kFullSnapshots) return;
+  std::sort(full.begin(), full.end(), [](const Document* a, const Document* b) { return a->last_used < b->last_used; });
+  for (std::size_t i = 0; i + kFullSnapshots < full.size(); ++i) {
+    Document& d = *full[i];
+    if (!d.waiters.empty()) continue;  // about to be used
+    auto slim = std::make_shared<AnalysisSnapshot>();
+    slim->uri = d.latest->uri;
+    slim->version = d.latest->version;
+    slim->kind = d.latest->kind;
+    slim->source = d.latest->source;
+    slim->result.findings = d.latest->result.findings;
+    slim->result.timed_out = d.latest->result.timed_out;
+    slim->slim = true;
+    d.latest = std::move(slim);  // requests still holding the full one keep it alive
+  }
 }
 
 // A request cancelled while it waits is answered -32800 by dispatch(); its
 // waiter still runs later, and its reply is then ignored.
 void LanguageServer::with_current_analysis(Document& doc, const json& /*request_id*/,
-                                           std::function<void(const SnapshotPtr&)> fn) {
-  if (doc.latest && doc.latest->version == doc.version) {
+                                           std::function<void(const SnapshotPtr&)> fn, bool need_facts) {
+  touch(doc);
+  bool current = doc.latest && doc.latest->version == doc.version;
+  if (current && !(doc.latest->slim && need_facts)) {
     fn(doc.latest);
     return;
   }
   doc.waiters.push_back({doc.version, std::move(fn)});
-  start_job(doc);  // no need to wait for the debounce: someone is asking
+  if (current) start_job(doc, /*force=*/true, /*quiet=*/true);  // the facts again; the findings are published already
+  else start_job(doc);  // no need to wait for the debounce: someone is asking
 }
 
 }  // namespace msprobe::server

@@ -120,7 +120,7 @@ def main():
     w("    scripts/bench.sh            # about 15 minutes; --quick for a smoke test, --no-peers\n")
     w("The benchmark is not part of `scripts/test.sh`. Its pieces live in `tests/bench/`: `gen_scripts.py` "
       "(inputs), `lsp_bench.py` (a stdio LSP client), `parse_bench.cpp` (the tree-sitter floor, built with "
-      "`-DMSPROBE_LSP_BENCH=ON`), `check_bench.py` and `report.py`. Raw results: `build/bench/results.jsonl`.\n")
+      "`-DMSPROBE_LSP_BENCH=ON`), `check_bench.py` and `report.py`. Raw results: `build-bench/bench/results.jsonl`.\n")
     if times:
         w(f"Run: {min(times)} to {max(times)}. "
           f"Load average (1 min) during the run: {min(loads):.1f} to {max(loads):.1f} on "
@@ -241,7 +241,7 @@ def main():
     # ----- floor -----
     if parse_wall or parse_cpu:
         w("## The floor: raw tree-sitter parse vs the full analysis\n")
-        w("`build/tests/bench/parse_bench` times, in one process, `PythonParser::parse` alone and "
+        w("`build-bench/tests/bench/parse_bench` times, in one process, `PythonParser::parse` alone and "
           "`analysis::analyze` (parse + facts + rules + suppressions) on the same text, then the two parts "
           "after the parse, an incremental reparse after the one-character edit (`ts_tree_edit` on a copy + "
           "parse with the old tree), the same edit through `analyze(..., old_tree)` as the server runs it, and "

@@ -443,13 +443,15 @@ std::vector<std::pair<uint32_t, uint32_t>> dump_statement_lines(const SourceText
   return out;
 }
 
-std::vector<DumpTarget> dump_targets(const SourceText& src, const Analysis& a) {
+std::vector<DumpTarget> dump_targets(const SourceText& src, const Analysis& a,
+                                     const std::function<bool(const Loop&)>& want) {
   std::vector<DumpTarget> out;
   if (!parse_refusal(a).empty() || !scenario_refusal(a.facts).empty()) return out;
   for (std::size_t i = 0; i < a.facts.loop_info.size(); ++i) {
     const LoopInfo& info = a.facts.loop_info[i];
     if (info.role == LoopRole::None) continue;
     const Loop& loop = a.facts.loops[static_cast<std::size_t>(info.loop)];
+    if (want && !want(loop)) continue;
     DumpTarget t;
     t.loop_info = static_cast<int>(i);
     t.line = loop.line;

@@ -4,6 +4,8 @@
 // annotated changes and the CLI can write or diff them; nothing here knows LSP.
 #pragma once
 
+#include <functional>
+
 #include <optional>
 #include <string>
 #include <string_view>
@@ -58,8 +60,11 @@ struct DumpTarget {
 };
 
 // Loops with a role, in source order; empty when the file's scenario is not
-// the PyTorch dump (MindSpore, graph mode, verl, a vLLM runner).
-std::vector<DumpTarget> dump_targets(const SourceText& source, const Analysis& analysis);
+// the PyTorch dump (MindSpore, graph mode, verl, a vLLM runner). `want`
+// limits them to the loops it accepts (each target plans the whole dump, so a
+// request about one place should not pay for every loop of a big file).
+std::vector<DumpTarget> dump_targets(const SourceText& source, const Analysis& analysis,
+                                     const std::function<bool(const Loop&)>& want = nullptr);
 
 // The header line of the loop enable_dump picks without a loop_line: the
 // first train loop, else the first inference loop, else an eval or warm-up one.
