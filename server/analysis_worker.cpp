@@ -11,6 +11,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
 
 #include "msprobe/analysis/config/config_check.h"
@@ -74,6 +75,42 @@ void AnalysisWorker::forget(const std::string& uri) {
     }
   }
   outstanding_ -= dropped;
+}
+
+void AnalysisWorker::keep_tree(const std::string& uri) {
+  tree_order_.erase(std::remove(tree_order_.begin(), tree_order_.end(), uri), tree_order_.end());
+  auto it = uris_.find(uri);
+  if (it != uris_.end() && it->second.tree) tree_order_.push_front(uri);
+  std::size_t kept = 0, bytes = 0;
+  for (auto o = tree_order_.begin(); o != tree_order_.end();) {
+    auto s = uris_.find(*o);
+    if (s == uris_.end() || !s->second.tree) {
+      o = tree_order_.erase(o);
+      continue;
+    }
+    bool newest = o == tree_order_.begin();
+    if (!newest && (kept + 1 > kMaxTrees || bytes + s->second.tree_bytes > kMaxTreeSourceBytes)) {
+      s->second.tree = nullptr;
+      o = tree_order_.erase(o);
+      continue;
+    }
+    ++kept;
+    if (!newest) bytes += s->second.tree_bytes;
+    ++o;
+  }
+}
+
+std::size_t AnalysisWorker::trees_kept() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::size_t n = 0;
+  for (const auto& [uri, st] : uris_) n += st.tree != nullptr;
+  return n;
+}
+
+bool AnalysisWorker::has_tree(const std::string& uri) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = uris_.find(uri);
+  return it != uris_.end() && it->second.tree != nullptr;
 }
 
 bool AnalysisWorker::take(std::unique_lock<std::mutex>& lock, bool wait, std::string& uri) {
@@ -187,6 +224,8 @@ void AnalysisWorker::run_one(const std::string& uri, analysis::PythonParser& par
       after.carry_reset = reset;
     } else if (job.kind == DocumentKind::Python) {
       after.tree = failed ? nullptr : snap->result.tree;  // null after a timeout: the next parse starts fresh
+      after.tree_bytes = job.source ? job.source->size() : 0;
+      keep_tree(uri);
     }
   }
   if (!after.queue.empty()) {

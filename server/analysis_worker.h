@@ -70,7 +70,8 @@ class AnalysisWorker {
     bool running = false;
     std::shared_ptr<std::atomic<bool>> cancel;  // of the running job
     uint64_t epoch = 0;                         // bumped by forget()
-    analysis::TreePtr tree;                     // after the last job that parsed
+    analysis::TreePtr tree;                     // after the last job that parsed (kept for a few uris only)
+    std::size_t tree_bytes = 0;                 // size of the source that tree is of
     // Edits of jobs that were cancelled before their parse finished.
     std::vector<analysis::ByteEdit> carry;
     bool carry_reset = false;
@@ -80,6 +81,21 @@ class AnalysisWorker {
   // Takes the next ready uri; false when there is none (and `wait` is false or we stop).
   bool take(std::unique_lock<std::mutex>& lock, bool wait, std::string& uri);
   void run_one(const std::string& uri, analysis::PythonParser& parser, std::unique_lock<std::mutex>& lock);
+  // Marks `uri`'s tree as the newest and drops the trees beyond the budget
+  // (a tree takes ~45 bytes per source byte; without one the next edit of that
+  // document parses from scratch). Called with the lock held.
+  void keep_tree(const std::string& uri);
+
+ public:
+  // The tree budget: the newest tree always, then up to kMaxTrees trees of at
+  // most kMaxTreeSourceBytes of source together.
+  static constexpr std::size_t kMaxTrees = 4;
+  static constexpr std::size_t kMaxTreeSourceBytes = 256 * 1024;
+  std::size_t trees_kept() const;
+  bool has_tree(const std::string& uri) const;
+
+ private:
+  std::deque<std::string> tree_order_;  // uris holding a tree, newest first
 
   asio::io_context& reply_to_;
   mutable std::mutex mutex_;

@@ -199,7 +199,7 @@ class LanguageServer {
   bool child_processes_forbidden_ = false;
   uint64_t use_clock_ = 0;
   // Documents whose latest analysis keeps its facts; the others are slimmed.
-  static constexpr std::size_t kFullSnapshots = 8;
+  static constexpr std::size_t kFullSnapshots = 4;
 
   ClientCaps caps_;
   analysis::Encoding encoding_ = analysis::Encoding::Utf16;

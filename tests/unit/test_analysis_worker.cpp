@@ -195,3 +195,44 @@ TEST_CASE("the edits of a job alone in the queue reach the incremental parse") {
   CHECK_FALSE(ts_node_has_error(ts_tree_root_node(got->result.tree.get())));
   CHECK(codes(got).empty());
 }
+
+TEST_CASE("the worker keeps trees only for the documents edited last") {
+  asio::io_context io;
+  AnalysisWorker w(io, 0);
+  std::vector<analysis::SourceText> texts;
+  int delivered = 0;
+  for (int i = 0; i < 10; ++i) {
+    analysis::SourceText t("import torch\nx" + std::to_string(i) + " = torch.compile(m)\n");
+    w.submit(job("doc" + std::to_string(i), 1, t, {}, true), [&](SnapshotPtr) { ++delivered; });
+    texts.push_back(t);
+  }
+  REQUIRE(run_until(io, w, [&] { return delivered == 10; }));
+  CHECK(w.trees_kept() == AnalysisWorker::kMaxTrees);
+  // An edit of a document whose tree was dropped parses from scratch, correctly.
+  analysis::SourceText& t0 = texts[0];
+  std::vector<analysis::ByteEdit> e{t0.replace(0, 0, "# edited\n")};
+  SnapshotPtr got;
+  w.submit(job("doc0", 2, t0, e), [&](SnapshotPtr s) { got = s; });
+  REQUIRE(run_until(io, w, [&] { return got != nullptr; }));
+  CHECK(codes(got) == std::vector<std::string>{"MSP101"});
+  CHECK(w.trees_kept() == AnalysisWorker::kMaxTrees);
+  // A big document keeps its tree while it is the newest, but it does not
+  // count against the others' byte budget until another one is newer.
+  std::string big = "import torch\n";
+  while (big.size() < AnalysisWorker::kMaxTreeSourceBytes * 2) big += "y = [1, 2, 3]\n";
+  analysis::SourceText bt(big);
+  got = nullptr;
+  w.submit(job("big", 1, bt, {}, true), [&](SnapshotPtr s) { got = s; });
+  REQUIRE(run_until(io, w, [&] { return got != nullptr; }));
+  CHECK(w.trees_kept() == AnalysisWorker::kMaxTrees);
+  CHECK(w.has_tree("big"));
+  CHECK(w.has_tree("doc0"));
+  CHECK_FALSE(w.has_tree("doc1"));
+  got = nullptr;
+  w.submit(job("doc5", 2, texts[5], {}, true), [&](SnapshotPtr s) { got = s; });
+  REQUIRE(run_until(io, w, [&] { return got != nullptr; }));
+  CHECK(w.has_tree("doc5"));
+  CHECK_FALSE(w.has_tree("big"));  // over the byte budget once it is not the newest
+  CHECK(w.has_tree("doc0"));
+  CHECK(w.trees_kept() == AnalysisWorker::kMaxTrees);
+}
