@@ -5,6 +5,7 @@
 // never over an existing file unless `overwrite: true` was given, and then
 // only through an edit the user confirms.
 #include <filesystem>
+#include <set>
 
 #include "config_paths.h"
 #include "language_server.h"
@@ -69,11 +70,9 @@ void LanguageServer::generate_config(Call& c) {
                          "async_dump, extra_info, uri, overwrite}");
   }
   std::vector<std::string> problems;
-  bool fields_given = false;
   for (auto it = args.begin(); it != args.end(); ++it) {
     bool field = std::find(std::begin(kFieldKeys), std::end(kFieldKeys), it.key()) != std::end(kFieldKeys);
     bool other = std::find(std::begin(kOtherKeys), std::end(kOtherKeys), it.key()) != std::end(kOtherKeys);
-    if (field) fields_given = true;
     if (!field && !other) problems.push_back("unknown argument \"" + it.key() + "\"");
   }
 
@@ -102,7 +101,16 @@ void LanguageServer::generate_config(Call& c) {
     if (!args["overwrite"].is_boolean()) problems.push_back("overwrite must be true or false");
     else state->overwrite = args["overwrite"].get<bool>();
   }
-  bool interactive = !fields_given;
+  // The core fields are confirmed with the user, never silently defaulted:
+  // those not given are asked for (the rest, async_dump and extra_info, have
+  // fixed defaults shown in the final confirmation).
+  std::set<std::string> given;
+  for (const char* k : {"task", "level", "rank", "step", "dump_path"}) {
+    if (args.contains(k) && !args[k].is_null()) given.insert(k);
+  }
+  // A client that cannot ask gets msProbe's defaults for the rest (listed in
+  // the result's notes); `interactive: false` asks for that explicitly.
+  bool interactive = given.empty() || (given.size() < 5 && caps_.show_message_request);
   if (args.contains("interactive")) {
     if (!args["interactive"].is_boolean()) problems.push_back("interactive must be true or false");
     else interactive = args["interactive"].get<bool>();
@@ -257,7 +265,22 @@ void LanguageServer::generate_config(Call& c) {
   if (!interactive) {
     cfg::GeneratedConfig g = cfg::generate_config(req, settings_.analysis);
     if (!g.ok()) throw RequestError(ErrorCode::InvalidParams, "msprobe.generateConfig: " + join(g.errors, "; "));
+    std::vector<std::string> defaulted;
+    for (const char* k : {"task", "level", "rank", "step"}) {
+      if (!given.count(k)) defaulted.push_back(k);
+    }
+    if (!defaulted.empty())
+      g.notes.insert(g.notes.begin(), "not given, so msProbe's defaults were written for " + join(defaulted, ", ") +
+                                          " (see the JSON); pass them to choose");
     return write(g);
+  }
+  if (!given.empty()) {
+    // The values given are checked before any question is asked (msProbe's
+    // defaults stand in for the fields still to ask, a placeholder for dump_path).
+    cfg::GenerateRequest probe = req;
+    if (!given.count("dump_path")) probe.dump_path = "/placeholder/dump_path";
+    cfg::GeneratedConfig g = cfg::generate_config(probe, settings_.analysis);
+    if (!g.ok()) throw RequestError(ErrorCode::InvalidParams, "msprobe.generateConfig: " + join(g.errors, "; "));
   }
   if (!caps_.show_message_request)
     throw RequestError(ErrorCode::InvalidParams,
@@ -333,14 +356,16 @@ void LanguageServer::generate_config(Call& c) {
               cancel();
             });
   };
-  auto ask_dump_path = [state, ask, dump_paths, confirm] {
+  auto ask_dump_path = [state, ask, dump_paths, confirm, given] {
+    if (given.count("dump_path")) return confirm();
     ask(5, "dump_path", "where the dump is written (required; an absolute path is recommended)", dump_paths,
         [state, confirm](const std::string& value) {
           state->req.dump_path = value;
           confirm();
         });
   };
-  auto ask_step = [state, ask, ask_dump_path] {
+  auto ask_step = [state, ask, ask_dump_path, given] {
+    if (given.count("step")) return ask_dump_path();
     ask(4, "step", "which steps (counted by debugger.step()) to dump",
         {{"[0, 1] (recommended)", "[0,1]", "steps 0 and 1: a short first run"},
          {"[]", "[]", "every step (a full run)"},
@@ -352,7 +377,8 @@ void LanguageServer::generate_config(Call& c) {
           ask_dump_path();
         });
   };
-  auto ask_rank = [state, ask, ask_step] {
+  auto ask_rank = [state, ask, ask_step, given] {
+    if (given.count("rank")) return ask_step();
     ask(3, "rank", "which ranks to dump",
         {{"[] (recommended)", "[]", "every rank; a single-card run must use []"},
          {"[0]", "[0]", "rank 0 only (needs torch.distributed)"},
@@ -364,13 +390,15 @@ void LanguageServer::generate_config(Call& c) {
           ask_step();
         });
   };
-  auto ask_level = [state, ask, ask_rank, v] {
+  auto ask_level = [state, ask, ask_rank, v, given] {
+    if (given.count("level")) return ask_rank();
     ask(2, "level", "how fine-grained the dump is", level_choices(state->req.task, v),
         [state, ask_rank](const std::string& value) {
           state->req.level = value;
           ask_rank();
         });
   };
+  if (given.count("task")) return ask_level();
   ask(1, "task", "what to collect", tasks, [state, ask_level](const std::string& value) {
     state->req.task = value;
     ask_level();

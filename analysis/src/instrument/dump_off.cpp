@@ -27,13 +27,14 @@ LineMark mark_of(const Layout& layout, uint32_t line) {
 // Lines commented out by disable_dump (and its placeholders), outside strings.
 std::vector<std::pair<uint32_t, LineMark>> marked_lines(const Layout& layout, const Analysis& a) {
   std::vector<std::pair<uint32_t, LineMark>> out;
-  std::set<uint32_t> strings;
-  if (TreePtr tree = own_copy(a.tree)) strings = string_interior_lines(ts_tree_root_node(tree.get()));
   for (uint32_t l = 0; l < layout.source().line_count(); ++l) {
-    if (strings.count(l)) continue;
     LineMark m = mark_of(layout, l);
     if (m != LineMark::None) out.push_back({l, m});
   }
+  if (out.empty()) return out;  // the usual case: no need to walk the tree for strings
+  std::set<uint32_t> strings;
+  if (TreePtr tree = own_copy(a.tree)) strings = string_interior_lines(ts_tree_root_node(tree.get()));
+  out.erase(std::remove_if(out.begin(), out.end(), [&](const auto& m) { return strings.count(m.first) > 0; }), out.end());
   return out;
 }
 
@@ -88,7 +89,11 @@ InstrumentResult disable_dump(const SourceText& src, const Analysis& a) {
   }
   // A block left with nothing but comments gets a placeholder statement.
   std::vector<Edit> placeholders;
-  for (TSNode block : blocks_under(c.root)) {
+  std::vector<ByteRange> disabled_ranges;
+  for (const DumpStatement& d : c.dumps) {
+    if (disabled.count(d.statement)) disabled_ranges.push_back(d.range);
+  }
+  for (TSNode block : blocks_around(c.root, disabled_ranges)) {
     std::vector<TSNode> stmts = block_statements(block);
     if (stmts.empty()) continue;
     bool all = std::all_of(stmts.begin(), stmts.end(), [&](TSNode s) {
@@ -177,7 +182,16 @@ InstrumentResult remove_dump(const SourceText& src, const Analysis& a) {
     gone.erase(d.statement);
     edits.push_back({d.range, "pass"});  // the only statement after a `:`
   }
-  for (auto [line, mark] : marked_lines(layout, a)) deleted.insert(line);
+  // Where the blocks that can change are: around the statements that go and
+  // around the lines disable left (the walks below skip every other subtree).
+  std::vector<ByteRange> interest;
+  for (const DumpStatement& d : c.dumps) {
+    if (gone.count(d.statement)) interest.push_back(d.range);
+  }
+  for (auto [line, mark] : marked_lines(layout, a)) {
+    deleted.insert(line);
+    interest.push_back({static_cast<uint32_t>(src.line_start(line)), static_cast<uint32_t>(src.line_end(line))});
+  }
   // Deletions on one line may touch (`a; dbg.stop(); dbg.step()`): merge them.
   std::sort(inline_deletions.begin(), inline_deletions.end(),
             [](ByteRange x, ByteRange y) { return x.start < y.start; });
@@ -189,10 +203,11 @@ InstrumentResult remove_dump(const SourceText& src, const Analysis& a) {
   }
 
   // try/finally blocks whose finally holds only the dump: unwrap them.
-  std::set<uint32_t> strings = string_interior_lines(c.root);
+  std::set<uint32_t> strings;  // lines inside string literals of the unwrapped try bodies
   std::vector<std::pair<uint32_t, uint32_t>> dedent;  // line ranges
   std::set<uint32_t> unwrapped_try_starts;
-  for (TSNode block : blocks_under(c.root)) {
+  const std::vector<TSNode> blocks = blocks_around(c.root, interest);
+  for (TSNode block : blocks) {
     for (TSNode s : block_statements(block)) {
       if (!node_is(s, "try_statement") || has_except_or_else(s)) continue;
       TSNode fin = finally_block(s);
@@ -214,6 +229,7 @@ InstrumentResult remove_dump(const SourceText& src, const Analysis& a) {
       for (uint32_t l = fin_line; l <= fin_end; ++l) deleted.insert(l);
       dedent.push_back({try_line + 1, fin_line - 1});
       unwrapped_try_starts.insert(ts_node_start_byte(s));
+      strings.merge(string_interior_lines(s));
     }
   }
   for (auto [first, last] : dedent) {
@@ -241,7 +257,7 @@ InstrumentResult remove_dump(const SourceText& src, const Analysis& a) {
     }
     return true;
   };
-  for (TSNode block : blocks_under(c.root)) {
+  for (TSNode block : blocks) {
     std::vector<TSNode> stmts = block_statements(block);
     if (stmts.empty() || std::any_of(stmts.begin(), stmts.end(), [&](TSNode s) { return survives(s, survives); }))
       continue;

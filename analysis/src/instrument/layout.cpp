@@ -1,6 +1,8 @@
 // Line layout and tree navigation for the dump-point edits.
 #include "layout.h"
 
+#include <algorithm>
+
 #include <cstring>
 #include <regex>
 
@@ -142,12 +144,25 @@ TSNode find_node(TSNode root, ByteRange r, const char* type) {
   return TSNode{};
 }
 
+std::vector<TSNode> children_of(TSNode node, bool named_only) {
+  std::vector<TSNode> out;
+  if (ts_node_is_null(node)) return out;
+  // A cursor steps to the next sibling in constant time; ts_node_child(n, i)
+  // walks from the first child, which is quadratic over a module's statements.
+  TSTreeCursor c = ts_tree_cursor_new(node);
+  if (ts_tree_cursor_goto_first_child(&c)) {
+    do {
+      TSNode n = ts_tree_cursor_current_node(&c);
+      if (!named_only || ts_node_is_named(n)) out.push_back(n);
+    } while (ts_tree_cursor_goto_next_sibling(&c));
+  }
+  ts_tree_cursor_delete(&c);
+  return out;
+}
+
 std::vector<TSNode> block_statements(TSNode block) {
   std::vector<TSNode> out;
-  if (ts_node_is_null(block)) return out;
-  uint32_t n = ts_node_named_child_count(block);
-  for (uint32_t i = 0; i < n; ++i) {
-    TSNode c = ts_node_named_child(block, i);
+  for (TSNode c : children_of(block, /*named_only=*/true)) {
     if (!node_is(c, "comment")) out.push_back(c);
   }
   return out;
@@ -166,22 +181,17 @@ TSNode next_statement(TSNode stmt) {
 }
 
 TSNode finally_block(TSNode try_stmt) {
-  uint32_t n = ts_node_named_child_count(try_stmt);
-  for (uint32_t i = 0; i < n; ++i) {
-    TSNode c = ts_node_named_child(try_stmt, i);
+  for (TSNode c : children_of(try_stmt, /*named_only=*/true)) {
     if (!node_is(c, "finally_clause")) continue;
-    uint32_t k = ts_node_named_child_count(c);
-    for (uint32_t j = 0; j < k; ++j) {
-      if (node_is(ts_node_named_child(c, j), "block")) return ts_node_named_child(c, j);
+    for (TSNode b : children_of(c, /*named_only=*/true)) {
+      if (node_is(b, "block")) return b;
     }
   }
   return TSNode{};
 }
 
 bool has_except_or_else(TSNode try_stmt) {
-  uint32_t n = ts_node_named_child_count(try_stmt);
-  for (uint32_t i = 0; i < n; ++i) {
-    TSNode c = ts_node_named_child(try_stmt, i);
+  for (TSNode c : children_of(try_stmt, /*named_only=*/true)) {
     if (node_is(c, "except_clause") || node_is(c, "except_group_clause") || node_is(c, "else_clause")) return true;
   }
   return false;
@@ -189,16 +199,30 @@ bool has_except_or_else(TSNode try_stmt) {
 
 namespace {
 
+// Pre-order walk with one cursor; `fn` returns whether to descend into the node.
 template <typename Fn>
 void walk(TSNode node, Fn&& fn) {
-  std::vector<TSNode> stack{node};
-  while (!stack.empty()) {
-    TSNode n = stack.back();
-    stack.pop_back();
-    if (!fn(n)) continue;
-    uint32_t count = ts_node_child_count(n);
-    for (uint32_t i = count; i-- > 0;) stack.push_back(ts_node_child(n, i));
+  if (ts_node_is_null(node)) return;
+  TSTreeCursor c = ts_tree_cursor_new(node);
+  uint32_t depth = 0;  // below `node` (the cursor's own depth count walks its stack)
+  for (;;) {
+    if (fn(ts_tree_cursor_current_node(&c)) && ts_tree_cursor_goto_first_child(&c)) {
+      ++depth;
+      continue;
+    }
+    // Next sibling, else up until one has a next sibling; the walk ends back at `node`.
+    bool moved = false;
+    while (!moved && depth > 0) {
+      if (ts_tree_cursor_goto_next_sibling(&c)) {
+        moved = true;
+      } else {
+        ts_tree_cursor_goto_parent(&c);
+        --depth;
+      }
+    }
+    if (!moved) break;
   }
+  ts_tree_cursor_delete(&c);
 }
 
 }  // namespace
@@ -228,6 +252,22 @@ bool identifier_used(TSNode root, std::string_view text, std::string_view name) 
     return true;
   });
   return found;
+}
+
+std::vector<TSNode> blocks_around(TSNode node, std::vector<ByteRange> ranges) {
+  std::sort(ranges.begin(), ranges.end(), [](ByteRange a, ByteRange b) { return a.start < b.start; });
+  // Whether some range lies inside [start, end): the walk descends only there.
+  auto holds_one = [&](uint32_t start, uint32_t end) {
+    auto it = std::lower_bound(ranges.begin(), ranges.end(), start, [](ByteRange r, uint32_t at) { return r.start < at; });
+    return it != ranges.end() && it->start < end && it->end <= end;
+  };
+  std::vector<TSNode> out;
+  walk(node, [&](TSNode n) {
+    if (!holds_one(ts_node_start_byte(n), ts_node_end_byte(n))) return false;
+    if (node_is(n, "block")) out.push_back(n);
+    return true;
+  });
+  return out;
 }
 
 std::vector<TSNode> blocks_under(TSNode node) {

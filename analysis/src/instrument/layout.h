@@ -69,6 +69,8 @@ ByteRange node_range(TSNode n);
 // The node of `type` spanning exactly `r`, or a null node.
 TSNode find_node(TSNode root, ByteRange r, const char* type);
 // Named children of a block that are statements (comments skipped).
+// The children of `node` in order (the named ones only, if asked), in linear time.
+std::vector<TSNode> children_of(TSNode node, bool named_only);
 std::vector<TSNode> block_statements(TSNode block);
 // The statement before `stmt` in its block, or a null node.
 TSNode prev_statement(TSNode stmt);
@@ -83,5 +85,8 @@ std::set<uint32_t> string_interior_lines(TSNode node);
 bool identifier_used(TSNode root, std::string_view text, std::string_view name);
 // Every `block` node under `node`, outermost first.
 std::vector<TSNode> blocks_under(TSNode node);
+// The blocks under `node` that hold at least one of `ranges` (in tree order),
+// found without walking the subtrees that hold none.
+std::vector<TSNode> blocks_around(TSNode node, std::vector<ByteRange> ranges);
 
 }  // namespace msprobe::analysis::instrument
