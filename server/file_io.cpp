@@ -153,4 +153,12 @@ bool atomic_write(const std::string& path, std::string_view bytes, std::string* 
   return true;
 }
 
+std::shared_ptr<const std::function<bool(const std::string&)>> directory_check() {
+  static const auto check = std::make_shared<const std::function<bool(const std::string&)>>([](const std::string& p) {
+    struct stat st;
+    return ::stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+  });
+  return check;
+}
+
 }  // namespace msprobe::server

@@ -3,6 +3,8 @@
 // workspace check every WorkspaceEdit target must pass.
 #pragma once
 
+#include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,5 +31,8 @@ std::string resolve_path(const std::string& path);
 // resolved paths (resolve_path), so a symlink inside a folder that points out
 // of it does not count as inside. False for empty or relative input.
 bool is_inside_workspace(const std::string& path, const std::vector<std::string>& folders);
+
+// The engine's directory check (AnalysisOptions::directory_exists), on the real file system.
+std::shared_ptr<const std::function<bool(const std::string&)>> directory_check();
 
 }  // namespace msprobe::server

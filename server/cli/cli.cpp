@@ -1,5 +1,6 @@
 // Subcommand dispatch and shared option parsing.
 #include "cli.h"
+#include "file_io.h"
 
 #include <algorithm>
 #include <fstream>
@@ -36,6 +37,7 @@ Args parse_args(int argc, char** argv, int first, const std::vector<std::string>
 
 analysis::AnalysisOptions analysis_options(const Args& args) {
   analysis::AnalysisOptions o;
+  o.directory_exists = server::directory_check();
   if (args.has("--torch-version")) o.torch_version = analysis::Version::parse(args.get("--torch-version"));
   if (args.has("--msprobe-version")) o.msprobe_version = analysis::Version::parse(args.get("--msprobe-version"));
   if (args.has("--config")) o.config_path = args.get("--config");

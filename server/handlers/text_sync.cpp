@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "file_io.h"
 #include "language_server.h"
 #include "uri.h"
 
@@ -152,6 +153,7 @@ void LanguageServer::start_job(Document& doc, bool force, bool quiet) {
   job.reset_tree = doc.reset_tree;
   doc.reset_tree = false;
   job.options = settings_.analysis;
+  job.options.directory_exists = directory_check();
   prepare_config_job(doc, job);
   job.parse_timeout_micros = static_cast<uint64_t>(settings_.parse_timeout_ms) * 1000;
   job.test_delay_ms = settings_.test_analysis_delay_ms;

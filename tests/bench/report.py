@@ -124,8 +124,11 @@ def main():
     if times:
         w(f"Run: {min(times)} to {max(times)}. "
           f"Load average (1 min) during the run: {min(loads):.1f} to {max(loads):.1f} on "
-          f"{os.cpu_count()} cores. **The machine was shared** with other builds while these figures were "
-          "taken, so every figure is a median over repeated runs with its spread (min–max), and the load "
+          f"{os.cpu_count()} cores"
+          + (". **The machine was shared** with other builds while these figures were taken"
+             if max(loads) > os.cpu_count() + 0.5 else
+             " (the benchmark's own client and servers; nothing else ran)")
+          + ". Every figure is a median over repeated runs with its spread (min–max), and the load "
           "average at the time is printed next to it. Latencies measured by the client include the time the "
           "server waited for a core; the tables also give the server's own CPU time, which the load does not "
           "inflate as much.\n")

@@ -1,6 +1,9 @@
 // The position-aware JSON reader and the cursor locator.
 #include <catch2/catch.hpp>
 
+#include <functional>
+#include <memory>
+
 #include "msprobe/analysis/config/config_assist.h"
 #include "msprobe/analysis/config/config_check.h"
 #include "msprobe/analysis/config/json_doc.h"
@@ -212,4 +215,34 @@ TEST_CASE("json reader, cursor, checker, hover and completion survive random edi
       for (const auto& item : config_completions(t, at, options)) REQUIRE(item.replace.end <= t.size());
     }
   }
+}
+
+TEST_CASE("check: acc_check's error_data_path must exist (absolute paths, when the file system is known)") {
+  const std::string text =
+      R"({"task": "acc_check", "dump_path": "/d", "acc_check": {"white_list": [], "error_data_path": "/no/such/dir"}})";
+  AnalysisOptions options;
+  auto msp301 = [&](const std::vector<Finding>& fs) {
+    std::vector<std::string> out;
+    for (const Finding& f : fs) {
+      if (f.code == "MSP301") out.push_back(text.substr(f.range.start, f.range.end - f.range.start) + " " + f.message);
+    }
+    return out;
+  };
+  CHECK(msp301(check_config(text, options)).empty());  // no file system: silent
+  std::vector<std::string> asked;
+  options.directory_exists = std::make_shared<const std::function<bool(const std::string&)>>(
+      [&](const std::string& p) { asked.push_back(p); return p == "/data/errors"; });
+  auto found = msp301(check_config(text, options));
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].rfind("\"/no/such/dir\" error_data_path \"/no/such/dir\" does not exist", 0) == 0);
+  CHECK(asked == std::vector<std::string>{"/no/such/dir"});
+
+  std::string ok = text;
+  ok.replace(ok.find("/no/such/dir"), 12, "/data/errors");
+  CHECK(msp301(check_config(ok, options)).empty());
+  std::string relative = text;
+  relative.replace(relative.find("/no/such/dir"), 12, "./errors");
+  asked.clear();
+  CHECK(msp301(check_config(relative, options)).empty());  // depends on where the run starts: not checked
+  CHECK(asked.empty());
 }

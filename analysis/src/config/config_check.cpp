@@ -468,8 +468,21 @@ class Checker {
         unknown_key(block, i, t.name);
         continue;
       }
-      if (usable(block, i, *f)) check_value(*f, m.value);
+      if (!usable(block, i, *f)) continue;
+      check_value(*f, m.value);
+      if (f->name == "error_data_path") check_existing_directory(*f, m.value);
     }
+  }
+
+  // acc_check's error_data_path must exist when msProbe reads the config. Only
+  // an absolute path can be checked here: a relative one depends on the
+  // directory the run starts in.
+  void check_existing_directory(const FieldSpec& f, const JsonValue& v) {
+    if (!options_.directory_exists || !v.is(JsonKind::String) || v.text.empty() || v.text[0] != '/') return;
+    if ((*options_.directory_exists)(v.text)) return;
+    report("MSP301", Severity::Error, v.range,
+           std::string(f.name) + " " + q(v.text) + " does not exist: msProbe stops with \"" + std::string(f.name) +
+               ": " + v.text + " does not exist\"; create the directory or point at an existing one");
   }
 
   // ----- cross-field rules (msprobe-facts §1.3) -----

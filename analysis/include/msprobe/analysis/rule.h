@@ -2,6 +2,8 @@
 // generated rule reference) and a check over FileFacts.
 #pragma once
 
+#include <functional>
+
 #include <map>
 #include <memory>
 #include <optional>
@@ -38,6 +40,9 @@ struct AnalysisOptions {
   std::string config_path = "./config.json";  // what an inserted PrecisionDebugger points at
   // Reads the config file a script names (config/config_inputs.h); null: cross-file rules stay silent.
   std::shared_ptr<const ConfigResolver> config_resolver;
+  // Whether a directory exists (the server's and the CLI's file system); null:
+  // checks that need it (acc_check's error_data_path) stay silent.
+  std::shared_ptr<const std::function<bool(const std::string&)>> directory_exists;
   // What the environment probe found about Ascend NPU support (unset: not probed).
   std::optional<bool> torch_npu_importable;
   std::optional<bool> npu_available;
