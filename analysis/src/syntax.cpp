@@ -4,6 +4,7 @@
 #include <tree_sitter/api.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <stdexcept>
 
 extern "C" const TSLanguage* tree_sitter_python(void);
@@ -37,6 +38,14 @@ TreePtr edited_copy(const TreePtr& tree, const ByteEdit& e) {
                    {e.new_end_point.row, e.new_end_point.column}};
   ts_tree_edit(copy, &edit);
   return TreePtr(copy, TreeDeleter{});
+}
+
+std::string tree_sexp(const TreePtr& tree) {
+  if (!tree) return {};
+  char* s = ts_node_string(ts_tree_root_node(tree.get()));
+  std::string out(s);
+  std::free(s);
+  return out;
 }
 
 PythonParser::PythonParser() : parser_(ts_parser_new()) {

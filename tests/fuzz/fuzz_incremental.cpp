@@ -26,13 +26,6 @@ void require(bool ok) {
   if (!ok) std::abort();
 }
 
-std::string sexp(const TreePtr& t) {
-  char* s = ts_node_string(ts_tree_root_node(t.get()));
-  std::string out(s);
-  std::free(s);
-  return out;
-}
-
 const char* const kTokens[] = {"torch.compile(", ")", "\n", "    ", ":", "(", "#", "é", "模", "😀", "\r\n",
                                "for x in loader:\n    ", "loss.backward()\n", "optimizer.step()\n",
                                "debugger.start()\n", "@torch.compile\n", "def f():\n", "\"\"\"", "'", "\\"};
@@ -71,7 +64,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
     if (!inc.tree || !full.tree) return 0;  // out of time: nothing to compare
     require(ts_node_end_byte(ts_tree_root_node(inc.tree.get())) <= text.size());
     if (!ts_node_has_error(ts_tree_root_node(full.tree.get()))) {
-      require(sexp(inc.tree) == sexp(full.tree));
+      require(tree_sexp(inc.tree) == tree_sexp(full.tree));
       require(inc.findings.size() == full.findings.size());
       for (std::size_t i = 0; i < inc.findings.size(); ++i) {
         require(inc.findings[i].code == full.findings[i].code);

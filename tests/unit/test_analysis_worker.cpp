@@ -156,15 +156,6 @@ TEST_CASE("a parse over budget reports timed_out and the next job parses from sc
   CHECK(codes(got) == std::vector<std::string>{"MSP101"});
 }
 
-namespace {
-std::string sexp(const analysis::TreePtr& t) {
-  char* s = ts_node_string(ts_tree_root_node(t.get()));
-  std::string out(s);
-  free(s);
-  return out;
-}
-}  // namespace
-
 TEST_CASE("the edits of a job alone in the queue reach the incremental parse") {
   // A regression: the last queued job was moved out of the queue before its
   // edits were gathered, so a single didChange reparsed the new text against
@@ -191,7 +182,7 @@ TEST_CASE("the edits of a job alone in the queue reach the incremental parse") {
   REQUIRE(got->result.tree);
   analysis::PythonParser fresh;
   analysis::TreePtr full = fresh.parse(text.view());
-  CHECK(sexp(got->result.tree) == sexp(full));
+  CHECK(analysis::tree_sexp(got->result.tree) == analysis::tree_sexp(full));
   CHECK_FALSE(ts_node_has_error(ts_tree_root_node(got->result.tree.get())));
   CHECK(codes(got).empty());
 }

@@ -67,16 +67,6 @@ TEST_CASE("replace reports the edit for tree-sitter") {
   CHECK(e.new_end_point.column == 1);
 }
 
-namespace {
-
-std::string sexp(const TreePtr& t) {
-  char* s = ts_node_string(ts_tree_root_node(t.get()));
-  std::string out(s);
-  free(s);
-  return out;
-}
-
-}  // namespace
 
 TEST_CASE("random incremental edits give the same tree and findings as a full reparse") {
   const std::string base =
@@ -104,7 +94,7 @@ TEST_CASE("random incremental edits give the same tree and findings as a full re
       REQUIRE(inc.tree);
       REQUIRE(full.tree);
       INFO("round " << round << " step " << step << " text:\n" << text.text());
-      REQUIRE(sexp(inc.tree) == sexp(full.tree));
+      REQUIRE(tree_sexp(inc.tree) == tree_sexp(full.tree));
       REQUIRE(inc.findings.size() == full.findings.size());
       for (std::size_t i = 0; i < inc.findings.size(); ++i) {
         CHECK(inc.findings[i].code == full.findings[i].code);

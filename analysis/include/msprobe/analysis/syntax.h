@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <string_view>
 
 #include "msprobe/analysis/source.h"
@@ -22,6 +23,10 @@ using TreePtr = std::shared_ptr<TSTree>;
 
 // Applies an edit to a copy of `tree` so it can seed an incremental reparse.
 TreePtr edited_copy(const TreePtr& tree, const ByteEdit& edit);
+
+// The tree as an S-expression (tree-sitter's ts_node_string), "" for none:
+// two trees are the same when their S-expressions are.
+std::string tree_sexp(const TreePtr& tree);
 
 class PythonParser {
  public:
