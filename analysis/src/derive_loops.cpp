@@ -53,6 +53,8 @@ class LoopDeriver {
  public:
   LoopDeriver(std::string_view text, FileFacts& f) : text_(text), f_(f), b_(f) {
     msprobe_call_.assign(f_.calls.size(), false);
+    effects_.resize(f_.calls.size());
+    effect_known_.assign(f_.calls.size(), false);
     for (const MsprobeUse& u : f_.msprobe) {
       if (u.call >= 0) msprobe_call_[static_cast<std::size_t>(u.call)] = true;
     }
@@ -194,7 +196,18 @@ class LoopDeriver {
     return {static_cast<std::size_t>(lo - f_.calls.begin()), static_cast<std::size_t>(hi - f_.calls.begin())};
   }
 
-  CallEffect effect(int ci) const {
+  // What call `ci` does, computed once: the calls of a nested loop are seen
+  // again by every loop around it.
+  const CallEffect& effect(int ci) {
+    std::size_t i = static_cast<std::size_t>(ci);
+    if (!effect_known_[i]) {
+      effects_[i] = compute_effect(ci);
+      effect_known_[i] = true;
+    }
+    return effects_[i];
+  }
+
+  CallEffect compute_effect(int ci) const {
     CallEffect e;
     if (msprobe_call_[static_cast<std::size_t>(ci)]) return e;
     const Call& c = f_.calls[static_cast<std::size_t>(ci)];
@@ -471,6 +484,8 @@ class LoopDeriver {
   FileFacts& f_;
   Bindings b_;
   std::vector<bool> msprobe_call_;
+  std::vector<CallEffect> effects_;
+  std::vector<bool> effect_known_;
   std::vector<int> summary_state_;  // 0 not computed, 1 in progress, 2 done
   std::vector<Summary> summaries_;
   std::vector<int> loop_state_;

@@ -11,7 +11,10 @@
 namespace msprobe::analysis {
 namespace {
 
-bool starts_with(const std::string& s, const std::string& p) { return s.rfind(p, 0) == 0; }
+bool starts_with(const std::string& s, std::string_view p) { return s.size() >= p.size() && s.compare(0, p.size(), p) == 0; }
+bool ends_with(const std::string& s, std::string_view p) {
+  return s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0;
+}
 
 bool is_dynamo_name(const std::string& q) { return q == "torch._dynamo" || starts_with(q, "torch._dynamo."); }
 
@@ -77,6 +80,8 @@ std::vector<DynamoSite> find_dynamo_sites(const SourceText& source, const FileFa
   std::optional<Bindings> names;  // built on the first `.compile()` call
 
   for (const Call& c : facts.calls) {
+    // Every form below is a torch.* name or an unresolved `X.compile()`.
+    if (c.qualified.empty() ? !ends_with(c.callee, ".compile") : !starts_with(c.qualified, "torch.")) continue;
     DynamoSite s;
     s.range = c.range;
     if (c.qualified == "torch.compile" || c.qualified == "torch.compiler.compile") {

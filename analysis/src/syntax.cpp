@@ -8,6 +8,8 @@
 #include <stdexcept>
 
 extern "C" const TSLanguage* tree_sitter_python(void);
+// tree-sitter's current free(), for the strings it returns (ts_node_string).
+extern "C" void (*ts_current_free)(void*);
 
 namespace msprobe::analysis {
 namespace {
@@ -44,7 +46,7 @@ std::string tree_sexp(const TreePtr& tree) {
   if (!tree) return {};
   char* s = ts_node_string(ts_tree_root_node(tree.get()));
   std::string out(s);
-  std::free(s);
+  ts_current_free(s);
   return out;
 }
 

@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "msprobe/analysis/analyzer.h"
+#include "msprobe/analysis/tree_allocator.h"
 
 namespace msprobe::cli {
 namespace fs = std::filesystem;
@@ -74,6 +75,9 @@ int run_check(const Args& args) {
   if (args.has("--jobs")) jobs = static_cast<unsigned>(std::max(1, std::atoi(args.get("--jobs").c_str())));
   jobs = std::min<unsigned>(jobs, static_cast<unsigned>(std::max<std::size_t>(1, files.size())));
 
+  // Each thread parses file after file: tree-sitter's blocks are recycled per
+  // thread (before any tree-sitter object exists in this process).
+  analysis::tree_allocator::install();
   std::vector<FileResult> results(files.size());
   std::atomic<std::size_t> next{0};
   auto work = [&] {
