@@ -4,24 +4,10 @@
 #include <algorithm>
 
 #include "repair.h"
+#include "syntax_findings.h"
 #include "msprobe/analysis/suppression.h"
 
 namespace msprobe::analysis {
-namespace {
-
-void add_syntax_findings(const FileFacts& facts, std::vector<Finding>& out) {
-  std::size_t n = 0;
-  for (const SyntaxError& e : facts.syntax_errors) {
-    if (n++ == kMaxSyntaxFindings) break;
-    Finding f;
-    f.severity = Severity::Error;
-    f.range = e.range;
-    f.message = e.missing ? "Syntax error: missing '" + e.expected + "'" : "Syntax error";
-    out.push_back(std::move(f));
-  }
-}
-
-}  // namespace
 
 std::vector<Finding> check_facts(const SourceText& source, const FileFacts& facts, const AnalysisOptions& options) {
   std::vector<Finding> findings;
@@ -39,7 +25,7 @@ std::vector<Finding> check_facts(const SourceText& source, const FileFacts& fact
     }
   }
   apply_suppressions(source, facts, options, findings);
-  add_syntax_findings(facts, findings);
+  for (Finding& f : syntax_findings(source.view(), facts.syntax_errors, kMaxSyntaxFindings)) findings.push_back(std::move(f));
   std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
     if (a.range.start != b.range.start) return a.range.start < b.range.start;
     return a.code < b.code;
