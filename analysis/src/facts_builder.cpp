@@ -9,7 +9,9 @@
 
 #include <tree_sitter/api.h>
 
+#include <algorithm>
 #include <cstring>
+#include <map>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -246,8 +248,27 @@ class Builder {
   // Names resolve after the pass: an import may come after its first use in
   // the text (inside a function defined earlier, say).
   void resolve_names() {
-    for (Call& c : f_.calls) c.qualified = qualify(c.callee);
-    for (Decorator& d : f_.decorators) d.qualified = qualify(d.callee);
+    // `from torch import compile` then `def compile(...)` at module level: the
+    // def rebinds the name for the code after it, and for every function body
+    // (they run after the module is loaded).
+    std::map<std::string, uint32_t> shadowed_from;  // bound name -> start of the def that rebinds it
+    for (const Function& fn : f_.functions) {
+      if (fn.parent != -1 || fn.class_index != -1 || f_.aliases.find(fn.name) == f_.aliases.end()) continue;
+      uint32_t last_import = 0;
+      for (const Import& imp : f_.imports) {
+        if (imp.bound == fn.name && imp.top_level) last_import = std::max(last_import, imp.range.start);
+      }
+      if (fn.range.start > last_import) shadowed_from.emplace(fn.name, fn.range.start);
+    }
+    auto resolve = [&](const std::string& callee, uint32_t at, int function) {
+      if (!shadowed_from.empty()) {
+        auto it = shadowed_from.find(callee.substr(0, callee.find('.')));
+        if (it != shadowed_from.end() && (function >= 0 || at > it->second)) return std::string();
+      }
+      return qualify(callee);
+    };
+    for (Call& c : f_.calls) c.qualified = resolve(c.callee, c.range.start, c.function);
+    for (Decorator& d : f_.decorators) d.qualified = resolve(d.callee, d.range.start, -1);
     std::vector<NameUse> kept;
     for (const ByteRange& r : name_use_ranges_) {
       std::string_view t = text_.substr(r.start, r.end - r.start);
