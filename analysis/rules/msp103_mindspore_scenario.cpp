@@ -1,6 +1,7 @@
 // MSP103 mindspore-scenario: MindSpore and MSAdapter code, which is dumped
 // with msprobe.mindspore, not msprobe.pytorch.
 #include "msprobe/analysis/rule.h"
+#include "text_match.h"
 
 namespace msprobe::analysis {
 namespace {
@@ -28,7 +29,6 @@ from msprobe.pytorch import PrecisionDebugger   # dumps nothing here
 No automatic fix: `from msprobe.mindspore import PrecisionDebugger, seed_all`.
 )md";
 
-bool starts_with(const std::string& s, std::string_view p) { return s.compare(0, p.size(), p) == 0; }
 std::string root_of(const std::string& m) { return m.substr(0, m.find('.')); }
 
 void check(const RuleContext& ctx, FindingSink& sink) {

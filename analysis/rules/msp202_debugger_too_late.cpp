@@ -7,6 +7,7 @@
 #include "call_graph.h"
 #include "dump_points.h"
 #include "msprobe/analysis/rule.h"
+#include "text_match.h"
 
 namespace msprobe::analysis {
 namespace {
@@ -40,9 +41,6 @@ the statements its arguments need.
 )md";
 
 const Statement& stmt(const FileFacts& f, int i) { return f.statements[static_cast<std::size_t>(i)]; }
-bool ends_with(const std::string& s, std::string_view p) {
-  return s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0;
-}
 std::string lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;

@@ -5,6 +5,7 @@
 #include "call_graph.h"
 #include "dump_points.h"
 #include "msprobe/analysis/rule.h"
+#include "text_match.h"
 
 namespace msprobe::analysis {
 namespace {
@@ -41,9 +42,6 @@ functions of the worker use the same name).
 )md";
 
 const Statement& stmt(const FileFacts& f, int i) { return f.statements[static_cast<std::size_t>(i)]; }
-bool ends_with(const std::string& s, std::string_view p) {
-  return s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0;
-}
 
 struct Launch {
   int call = -1;

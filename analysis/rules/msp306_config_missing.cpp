@@ -3,6 +3,7 @@
 #include "msprobe/analysis/config/config_check.h"
 #include "msprobe/analysis/config/debugger_sites.h"
 #include "msprobe/analysis/rule.h"
+#include "text_match.h"
 
 namespace msprobe::analysis {
 namespace {
@@ -31,8 +32,6 @@ dump_path one by one and creates the file where the script expects it; or correc
 msprobe-facts §1.3 ("Also enforced": the config_path file must exist).
 )md";
 
-bool ends_with_json(const std::string& p) { return p.size() >= 5 && p.compare(p.size() - 5, 5, ".json") == 0; }
-
 void check(const RuleContext& ctx, FindingSink& sink) {
   if (!ctx.options.config_resolver) return;
   for (const config::DebuggerSite& site : config::find_debugger_sites(ctx.facts)) {
@@ -41,7 +40,7 @@ void check(const RuleContext& ctx, FindingSink& sink) {
     Finding f;
     f.severity = Severity::Error;
     f.range = site.config_arg;
-    if (!ends_with_json(path)) {
+    if (!ends_with(path, ".json")) {
       f.message = "config_path \"" + path + "\" is not a .json file; msProbe only accepts .json config files";
       sink.report(std::move(f));
       continue;

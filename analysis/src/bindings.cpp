@@ -2,6 +2,7 @@
 // `scheduler.step()` and `env.step()` from passing for optimizer steps and
 // finds the model behind `compiled = torch.compile(tagger)`.
 #include "bindings.h"
+#include "text_match.h"
 
 #include <algorithm>
 #include <cctype>
@@ -10,11 +11,6 @@
 namespace msprobe::analysis {
 namespace {
 
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
-bool ends_with(std::string_view s, std::string_view p) {
-  return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
-}
-bool contains(std::string_view s, std::string_view p) { return s.find(p) != std::string_view::npos; }
 bool contains_any(std::string_view s, std::initializer_list<std::string_view> words) {
   for (std::string_view w : words) {
     if (contains(s, w)) return true;

@@ -10,18 +10,19 @@
 // walks the tree in order), so the calls of a body are found by binary search:
 // the whole derivation is linear in the calls times the loop nesting depth.
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "bindings.h"
 #include "derive.h"
+#include "text_match.h"
 
 namespace msprobe::analysis {
 namespace {
 
 enum Kind : uint8_t { kForward = 1, kBackward = 2, kStep = 4, kGenerate = 8 };
 
-bool contains(const std::string& s, std::string_view p) { return s.find(p) != std::string::npos; }
 bool inside(ByteRange inner, ByteRange outer) { return inner.start >= outer.start && inner.end <= outer.end; }
 
 struct Site {
@@ -54,7 +55,6 @@ class LoopDeriver {
   LoopDeriver(std::string_view text, FileFacts& f) : text_(text), f_(f), b_(f) {
     msprobe_call_.assign(f_.calls.size(), false);
     effects_.resize(f_.calls.size());
-    effect_known_.assign(f_.calls.size(), false);
     for (const MsprobeUse& u : f_.msprobe) {
       if (u.call >= 0) msprobe_call_[static_cast<std::size_t>(u.call)] = true;
     }
@@ -199,12 +199,9 @@ class LoopDeriver {
   // What call `ci` does, computed once: the calls of a nested loop are seen
   // again by every loop around it.
   const CallEffect& effect(int ci) {
-    std::size_t i = static_cast<std::size_t>(ci);
-    if (!effect_known_[i]) {
-      effects_[i] = compute_effect(ci);
-      effect_known_[i] = true;
-    }
-    return effects_[i];
+    std::optional<CallEffect>& e = effects_[static_cast<std::size_t>(ci)];
+    if (!e) e = compute_effect(ci);
+    return *e;
   }
 
   CallEffect compute_effect(int ci) const {
@@ -484,8 +481,7 @@ class LoopDeriver {
   FileFacts& f_;
   Bindings b_;
   std::vector<bool> msprobe_call_;
-  std::vector<CallEffect> effects_;
-  std::vector<bool> effect_known_;
+  std::vector<std::optional<CallEffect>> effects_;
   std::vector<int> summary_state_;  // 0 not computed, 1 in progress, 2 done
   std::vector<Summary> summaries_;
   std::vector<int> loop_state_;

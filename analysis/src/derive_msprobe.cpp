@@ -6,14 +6,10 @@
 #include <set>
 
 #include "derive.h"
+#include "text_match.h"
 
 namespace msprobe::analysis {
 namespace {
-
-bool starts_with(const std::string& s, std::string_view p) { return s.compare(0, p.size(), p) == 0; }
-bool ends_with(const std::string& s, std::string_view p) {
-  return s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0;
-}
 
 std::string framework_of(const std::string& qualified) {
   if (starts_with(qualified, "msprobe.mindspore")) return "mindspore";

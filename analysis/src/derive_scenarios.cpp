@@ -3,11 +3,11 @@
 #include <algorithm>
 
 #include "derive.h"
+#include "text_match.h"
 
 namespace msprobe::analysis {
 namespace {
 
-bool starts_with(const std::string& s, std::string_view p) { return s.compare(0, p.size(), p) == 0; }
 std::string root_of(const std::string& module) { return module.substr(0, module.find('.')); }
 
 }  // namespace

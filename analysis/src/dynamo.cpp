@@ -7,14 +7,10 @@
 #include <cctype>
 
 #include "python_edits.h"
+#include "text_match.h"
 
 namespace msprobe::analysis {
 namespace {
-
-bool starts_with(const std::string& s, std::string_view p) { return s.size() >= p.size() && s.compare(0, p.size(), p) == 0; }
-bool ends_with(const std::string& s, std::string_view p) {
-  return s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0;
-}
 
 bool is_dynamo_name(const std::string& q) { return q == "torch._dynamo" || starts_with(q, "torch._dynamo."); }
 
@@ -109,8 +105,7 @@ std::vector<DynamoSite> find_dynamo_sites(const SourceText& source, const FileFa
     } else if (c.qualified == "torch.jit.script" || c.qualified == "torch.jit.trace") {
       s.form = DynamoForm::Jit;
       s.description = c.qualified + "(...)";
-    } else if (c.qualified.empty() && c.callee.size() > 8 &&
-               c.callee.compare(c.callee.size() - 8, 8, ".compile") == 0 &&
+    } else if (c.qualified.empty() && c.callee.size() > 8 && ends_with(c.callee, ".compile") &&
                looks_like_module(names ? *names : names.emplace(facts), c.callee.substr(0, c.callee.size() - 8))) {
       s.form = DynamoForm::ModuleCompile;
       s.description = c.callee + "()";

@@ -4,7 +4,6 @@
 #include <tree_sitter/api.h>
 
 #include <chrono>
-#include <cstdlib>
 #include <stdexcept>
 
 extern "C" const TSLanguage* tree_sitter_python(void);

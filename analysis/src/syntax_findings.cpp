@@ -46,17 +46,23 @@ bool is_triple_quote(std::string_view t, std::size_t i) {
   return i + 2 < t.size() && t[i + 1] == t[i] && t[i + 2] == t[i];
 }
 
+struct UnterminatedString {
+  std::string message;  // empty: the ERROR does not start at one
+  uint32_t end = 0;     // where the string runs to: its line's end, or the text's (triple-quoted)
+};
+
 // An ERROR that starts at a string literal running to the end of its line
 // (or of the file, triple-quoted).
-std::string unterminated_string(std::string_view t, uint32_t start) {
+UnterminatedString unterminated_string(std::string_view t, uint32_t start) {
   std::size_t i = start;
   while (i < t.size() && i < start + 3u && std::isalpha(static_cast<unsigned char>(t[i]))) ++i;  // r, b, f, rb...
   if (i >= t.size() || (t[i] != '\'' && t[i] != '"')) return {};
   bool terminated = true;
-  skip_string(t, i, &terminated);
+  const std::size_t end = skip_string(t, i, &terminated);
   if (terminated) return {};
-  return is_triple_quote(t, i) ? "Syntax error: unterminated triple-quoted string literal"
-                               : "Syntax error: unterminated string literal";
+  return {is_triple_quote(t, i) ? "Syntax error: unterminated triple-quoted string literal"
+                                : "Syntax error: unterminated string literal",
+          static_cast<uint32_t>(end)};
 }
 
 // `for x in data` / `def f()` / `else` ... without the colon: the offset of
@@ -147,14 +153,10 @@ std::vector<Finding> syntax_findings(std::string_view text, const std::vector<Sy
   // Drop what lies inside an ERROR already kept.
   std::vector<const SyntaxError*> kept;
   uint32_t covered_until = 0;
-  bool any_covered = false;
   for (const SyntaxError& e : errors) {
-    if (any_covered && e.range.start < covered_until && e.range.end <= covered_until) continue;
+    if (e.range.start < covered_until && e.range.end <= covered_until) continue;
     kept.push_back(&e);
-    if (!e.missing && e.range.end > e.range.start) {
-      covered_until = e.range.end;
-      any_covered = true;
-    }
+    if (!e.missing) covered_until = std::max(covered_until, e.range.end);
   }
   std::vector<BracketProblem> brackets;
   if (!kept.empty()) brackets = bracket_problems(text);
@@ -188,12 +190,9 @@ std::vector<Finding> syntax_findings(std::string_view text, const std::vector<Sy
       if (out.size() < max_findings) out.push_back(error_at({b.at, b.at + 1}, b.message));
     }
     if (explained) continue;
-    if (std::string m = unterminated_string(text, e->range.start); !m.empty()) {
-      out.push_back(error_at(first_line(text, e->range), m));
-      std::size_t nl = text.find('\n', e->range.start);
-      string_until = m.find("triple") != std::string::npos || nl == std::string_view::npos
-                         ? static_cast<uint32_t>(text.size())
-                         : static_cast<uint32_t>(nl);
+    if (UnterminatedString s = unterminated_string(text, e->range.start); !s.message.empty()) {
+      out.push_back(error_at(first_line(text, e->range), s.message));
+      string_until = s.end;
     } else if (long colon = missing_colon(text, e->range.start); colon >= 0) {
       const auto at = static_cast<uint32_t>(colon);
       out.push_back(error_at({at, at + 1}, "Syntax error: expected ':'"));

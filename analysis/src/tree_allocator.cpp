@@ -4,7 +4,6 @@
 
 #include <cstdint>
 #include <cstdio>
-#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -77,8 +76,6 @@ Header* header_of(void* block) { return static_cast<Header*>(block) - 1; }
 std::size_t usable_bytes(const Header* h) {
   return h->size_class == kLargeClass ? h->size : block_bytes(h->size_class) - sizeof(Header);
 }
-
-std::atomic<bool> g_installed{false};
 
 }  // namespace
 
@@ -156,13 +153,8 @@ std::size_t cached_bytes() { return t_cache.bytes; }
 void install() {
 #ifndef MSPROBE_TREE_ALLOCATOR_OFF
   static std::once_flag once;
-  std::call_once(once, [] {
-    ts_set_allocator(&allocate, &allocate_zeroed, &reallocate, &release);
-    g_installed.store(true);
-  });
+  std::call_once(once, [] { ts_set_allocator(&allocate, &allocate_zeroed, &reallocate, &release); });
 #endif
 }
-
-bool installed() { return g_installed.load(); }
 
 }  // namespace msprobe::analysis::tree_allocator

@@ -67,7 +67,6 @@ TEST_CASE("replace reports the edit for tree-sitter") {
   CHECK(e.new_end_point.column == 1);
 }
 
-
 TEST_CASE("random incremental edits give the same tree and findings as a full reparse") {
   const std::string base =
       "import torch\n"

@@ -3,15 +3,10 @@
 #include "msprobe/analysis/config/debugger_sites.h"
 
 #include "msprobe/analysis/config/config_check.h"
+#include "text_match.h"
 
 namespace msprobe::analysis::config {
 namespace {
-
-bool ends_with(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
-bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
 bool is_debugger_call(const Call& c) {
   if (!c.qualified.empty()) return ends_with(c.qualified, "PrecisionDebugger") && starts_with(c.qualified, "msprobe");

@@ -5,13 +5,12 @@
 #include "block_edits.h"
 #include "context.h"
 #include "msprobe/analysis/instrument.h"
+#include "text_match.h"
 
 namespace msprobe::analysis {
 using namespace instrument;
 
 namespace {
-
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
 enum class LineMark { None, Disabled, Placeholder };
 

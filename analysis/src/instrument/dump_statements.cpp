@@ -1,13 +1,12 @@
 // Which statements are msProbe dump code.
 #include "dump_statements.h"
+#include "text_match.h"
 
 #include <algorithm>
 #include <set>
 
 namespace msprobe::analysis::instrument {
 namespace {
-
-bool starts_with(const std::string& s, std::string_view p) { return s.compare(0, p.size(), p) == 0; }
 
 std::string last_component(const std::string& q) {
   std::size_t dot = q.rfind('.');

@@ -7,13 +7,13 @@
 #include "context.h"
 #include "msprobe/analysis/instrument.h"
 #include "msprobe/analysis/plan.h"
+#include "text_match.h"
 
 namespace msprobe::analysis {
 using namespace instrument;
 
 namespace {
 
-bool starts_with(const std::string& s, std::string_view p) { return s.compare(0, p.size(), p) == 0; }
 bool inside(ByteRange in, ByteRange out) { return in.start >= out.start && in.end <= out.end; }
 
 bool is_exit_type(TSNode n) {

@@ -1,5 +1,6 @@
 // Line layout and tree navigation for the dump-point edits.
 #include "layout.h"
+#include "text_match.h"
 
 #include <algorithm>
 
@@ -8,8 +9,6 @@
 
 namespace msprobe::analysis::instrument {
 namespace {
-
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\f'; }
 

@@ -39,7 +39,5 @@ constexpr std::size_t kCacheCapBytes = std::size_t{4} << 20;
 // Must run before the first tree-sitter object exists (blocks from malloc
 // must not reach release()). Does nothing in sanitizer builds.
 void install();
-// True when install() put the cache in place (false under ASan).
-bool installed();
 
 }  // namespace msprobe::analysis::tree_allocator
