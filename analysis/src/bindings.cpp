@@ -118,6 +118,9 @@ Bindings::Bindings(const FileFacts& facts) : f_(facts) {
     if (fn >= 0) returns_by_function_[static_cast<std::size_t>(fn)].push_back(static_cast<int>(i));
   }
   returns_memo_.assign(f_.functions.size(), -1);
+  for (const Import& imp : f_.imports) {
+    if (!imp.bound.empty()) imported_.insert(imp.bound);
+  }
 
   // Module classes: bases that are nn.Module / Cell (or look like a model
   // base class), or a module class of this file. Two rounds settle classes
@@ -171,9 +174,10 @@ Bindings::Bindings(const FileFacts& facts) : f_(facts) {
       }
       for (std::size_t i = 0; i < a.targets.size(); ++i) {
         const Info& in = infos[i];
-        if (in.holds == 0 && in.grad_target < 0 && in.instance_of < 0) continue;
+        if (in.holds == 0 && in.grad_target < 0 && in.instance_of < 0 && in.ctor.empty()) continue;
         Info& out = names_[a.targets[i]];
         out.holds |= in.holds;
+        if (!in.ctor.empty()) out.ctor = in.ctor;
         if (in.grad_target >= 0) out.grad_target = in.grad_target;
         if (in.instance_of >= 0) out.instance_of = in.instance_of;
       }
@@ -200,6 +204,13 @@ int Bindings::class_named(std::string_view name) const {
   auto it = classes_by_name_.find(std::string(name));
   return it == classes_by_name_.end() ? -1 : it->second;
 }
+
+std::string Bindings::constructor_of(std::string_view name) const {
+  auto it = names_.find(std::string(name));
+  return it == names_.end() ? std::string() : it->second.ctor;
+}
+
+bool Bindings::imported(std::string_view name) const { return imported_.count(name) != 0; }
 
 bool Bindings::is_local_callable(std::string_view name) const {
   std::string n(name);
@@ -360,7 +371,9 @@ Bindings::Info Bindings::classify_call(int call, int depth) const {
       info.holds = kModel;
     else if (model_factory_name(lastq))
       info.holds = kModel;
-    // Anything else imported is unknown: the name it is bound to decides.
+    // Anything else imported is unknown: the name it is bound to decides, and
+    // the project may know the class.
+    if (info.holds == 0 && is_dotted_name(callee)) info.ctor = std::string(callee);
     return info;
   }
 
@@ -400,6 +413,9 @@ Bindings::Info Bindings::classify_call(int call, int depth) const {
   else if (last == "LLM") info.holds = kLlm;
   else if (model_factory_name(last))
     info.holds = kModel;
+  // A class or function of another module (a relative import, a star import):
+  // the project may know it.
+  if (info.holds == 0 && is_dotted_name(callee) && !is_local_callable(callee)) info.ctor = std::string(callee);
   return info;
 }
 

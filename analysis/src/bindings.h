@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "msprobe/analysis/facts.h"
@@ -63,11 +64,19 @@ class Bindings {
   // The call whose range is exactly `r`, -1 if none.
   int call_at(ByteRange r) const;
 
+  // The callee of the call a name was built with, when that is a class or
+  // function this file does not define (`trainer = Trainer(cfg)` with Trainer
+  // imported gives "Trainer"); "" otherwise.
+  std::string constructor_of(std::string_view name) const;
+  // `name` is bound by an import statement (relative ones included).
+  bool imported(std::string_view name) const;
+
  private:
   struct Info {
     uint32_t holds = 0;
     int grad_target = -1;
     int instance_of = -1;  // class of this file
+    std::string ctor;      // see constructor_of
   };
 
   Info classify_call(int call, int depth) const;
@@ -80,6 +89,7 @@ class Bindings {
   std::unordered_map<std::string, Info> names_;
   std::unordered_map<std::string, std::vector<int>> functions_by_name_;
   std::unordered_map<std::string, int> classes_by_name_;
+  std::unordered_set<std::string_view> imported_;  // views into FileFacts::imports
   std::unordered_map<uint64_t, int> calls_by_range_;
   std::vector<bool> module_class_;
   mutable std::vector<int> returns_memo_;  // -1 unknown, -2 in progress, else bits

@@ -11,4 +11,9 @@ void derive_msprobe(FileFacts& facts);
 void derive_scenarios(FileFacts& facts);
 void derive_loops(std::string_view text, FileFacts& facts);
 
+class EffectSolver;
+// derive_loops over call effects folded by `solver` (built over this file's
+// effects, possibly following calls into other modules).
+void derive_loops_with(std::string_view text, FileFacts& facts, EffectSolver& solver);
+
 }  // namespace msprobe::analysis

@@ -1,0 +1,423 @@
+// Call effects and their folding (see effects.h). Calls are sorted by
+// position (the facts builder walks the tree in order), so the sites of a
+// body are found by binary search: a derivation is linear in the calls times
+// the nesting depth.
+#include "effects.h"
+
+#include <algorithm>
+
+#include "bindings.h"
+#include "text_match.h"
+
+namespace msprobe::analysis {
+namespace {
+
+bool inside(ByteRange inner, ByteRange outer) { return inner.start >= outer.start && inner.end <= outer.end; }
+
+bool is_name_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         static_cast<unsigned char>(c) >= 0x80;
+}
+
+// `a.b.c`: names joined by dots, nothing else.
+bool plain_dotted(std::string_view s) {
+  if (s.empty() || s.front() == '.' || s.back() == '.' || (s.front() >= '0' && s.front() <= '9')) return false;
+  char prev = '.';
+  for (char c : s) {
+    if (c == '.') {
+      if (prev == '.') return false;
+    } else if (!is_name_char(c)) {
+      return false;
+    }
+    prev = c;
+  }
+  return true;
+}
+
+// Modules whose functions never reach project code: a call into them is not
+// worth a target (it keeps a big project's summaries small).
+bool library_root(std::string_view qualified) {
+  static const std::string_view kRoots[] = {
+      "torch", "torch_npu", "numpy", "os", "sys", "math", "random", "logging", "time", "json", "re",
+      "collections", "itertools", "functools", "typing", "dataclasses", "pathlib", "argparse", "copy",
+      "pickle", "shutil", "subprocess", "warnings", "datetime", "glob", "tqdm", "wandb", "inspect",
+      "contextlib", "socket", "threading", "multiprocessing", "signal", "gc", "io", "csv", "string",
+      "uuid", "hashlib", "tempfile", "platform", "traceback", "yaml", "tensorboardX", "PIL", "cv2",
+      "matplotlib", "pandas", "scipy", "sklearn", "msprobe", "mindspore", "transformers", "datasets",
+      "accelerate", "deepspeed", "vllm", "megatron", "apex", "timm", "torchvision", "einops"};
+  std::string_view root = qualified.substr(0, qualified.find('.'));
+  for (std::string_view r : kRoots) {
+    if (root == r) return true;
+  }
+  return false;
+}
+
+bool builtin_name(std::string_view n) {
+  static const std::string_view kNames[] = {
+      "print", "len", "isinstance", "issubclass", "str", "repr", "type", "id", "hasattr", "getattr", "setattr",
+      "delattr", "vars", "dir", "list", "tuple", "dict", "set", "frozenset", "sum", "max", "min", "sorted",
+      "reversed", "zip", "enumerate", "iter", "next", "range", "int", "float", "bool", "abs", "round", "open",
+      "map", "filter", "any", "all", "super", "object", "callable", "format", "hash", "divmod", "pow", "chr",
+      "ord", "bytes", "bytearray", "slice", "exec", "eval", "globals", "locals", "input", "hex", "oct", "bin",
+      "ValueError", "TypeError", "RuntimeError", "KeyError", "IndexError", "NotImplementedError",
+      "AssertionError", "Exception", "StopIteration", "AttributeError", "OSError", "ImportError"};
+  for (std::string_view k : kNames) {
+    if (n == k) return true;
+  }
+  return false;
+}
+
+// The model a call hands over to code this file cannot see (an imported
+// `compute_loss(model, batch)`, `trainer_step(model=model, ...)`): where the
+// loop has no forward of its own, that call is where it runs.
+std::string model_argument(const Call& c, const Bindings& b) {
+  static const std::string_view kNotForward[] = {
+      "print", "len", "isinstance", "str", "repr", "type", "id", "hasattr", "getattr", "setattr", "vars",
+      "dir", "list", "tuple", "dict", "sum", "max", "min", "sorted", "zip", "enumerate", "iter", "next"};
+  std::string_view callee = c.callee;
+  if (c.qualified.rfind("torch.", 0) == 0 || c.qualified.rfind("copy.", 0) == 0 || c.qualified.rfind("logging.", 0) == 0)
+    return {};
+  for (std::string_view n : kNotForward) {
+    if (callee == n) return {};
+  }
+  std::string_view last = last_name(callee);
+  if (last == "save" || last == "load" || last == "info" || last == "debug" || last == "log" || last == "append")
+    return {};
+  for (const Argument& a : c.args) {
+    if (!a.keyword.empty() && a.keyword != "model" && a.keyword != "net" && a.keyword != "module") continue;
+    if (b.is_model(a.text)) return a.text;
+  }
+  return {};
+}
+
+// The class of this file whose method `fn` is, through enclosing defs.
+int class_of(const FileFacts& f, int fn) {
+  for (; fn >= 0; fn = f.functions[static_cast<std::size_t>(fn)].parent) {
+    int cls = f.functions[static_cast<std::size_t>(fn)].class_index;
+    if (cls >= 0) return cls;
+  }
+  return -1;
+}
+
+class EffectBuilder {
+ public:
+  EffectBuilder(const FileFacts& f, const Bindings& b) : f_(f), b_(b) {}
+
+  ModuleEffects run() {
+    ModuleEffects m;
+    m.functions.reserve(f_.functions.size());
+    for (const Function& d : f_.functions)
+      m.functions.push_back({d.name, d.class_index, d.parent, d.range, d.body, d.line, d.params});
+    m.loops.reserve(f_.loops.size());
+    for (const Loop& l : f_.loops) m.loops.push_back({l.range, l.body, l.function, l.parent, l.line});
+    m.classes.reserve(f_.classes.size());
+    for (std::size_t i = 0; i < f_.classes.size(); ++i) {
+      const ClassDef& c = f_.classes[i];
+      m.classes.push_back({c.name, c.bases, c.line, b_.is_module_class(static_cast<int>(i))});
+    }
+    std::vector<bool> msprobe_call(f_.calls.size(), false);
+    for (const MsprobeUse& u : f_.msprobe) {
+      if (u.call >= 0) msprobe_call[static_cast<std::size_t>(u.call)] = true;
+    }
+    for (std::size_t ci = 0; ci < f_.calls.size(); ++ci) {
+      if (msprobe_call[ci]) continue;
+      CallSite s = site(f_.calls[ci], m.targets);
+      if (s.kinds == 0 && s.helper < 0 && s.closure < 0 && s.target < 0 && s.passed_model.empty()) continue;
+      if (s.helper >= 0 || s.closure >= 0 || s.target >= 0) {
+        for (const Argument& a : f_.calls[ci].args) s.args.push_back({a.keyword, a.text});
+      }
+      m.sites.push_back(std::move(s));
+    }
+    return m;
+  }
+
+ private:
+  CallSite site(const Call& c, std::vector<CallTarget>& targets) const {
+    CallSite e;
+    e.at = c.range;
+    e.line = c.line;
+    e.function = c.function;
+    std::string_view callee = c.callee, last = last_name(callee), recv = receiver_of(callee);
+    e.receiver = std::string(recv);
+    auto target = [&](CallTarget t) {
+      e.target = static_cast<int>(targets.size());
+      targets.push_back(std::move(t));
+    };
+    if (last == "backward" && !recv.empty()) {
+      int fn = b_.resolve_function(c);
+      if (fn >= 0) e.helper = fn;
+      else if (!(b_.holds(recv) & kDebugger)) e.kinds = kBackward;
+      return e;
+    }
+    if (c.qualified == "torch.autograd.backward") {
+      e.kinds = kBackward;
+      return e;
+    }
+    if (last == "step" && !recv.empty()) {
+      if (b_.steps_optimizer(recv)) {
+        e.kinds = kStep;
+        // optimizer.step(closure): the closure runs forward and backward here.
+        for (const Argument& a : c.args) {
+          if (!a.keyword.empty() && a.keyword != "closure") continue;
+          int fn = b_.resolve_callee(a.text, c.function);
+          if (fn >= 0) e.closure = fn;
+          break;
+        }
+      } else {
+        e.helper = b_.resolve_function(c);  // self.step(batch) in a trainer class
+        if (std::optional<CallTarget> t = elsewhere(c)) target(std::move(*t));
+      }
+      return e;
+    }
+    uint32_t h = b_.holds(callee);
+    if (h & kOptimizer) {  // mindspore: optimizer(grads)
+      e.kinds = kStep;
+      return e;
+    }
+    if (h & kGradFn) {  // mindspore: grad_fn(data, label) runs forward and backward
+      e.kinds = kBackward;
+      e.helper = b_.grad_target(callee);
+      return e;
+    }
+    if (!recv.empty() && (last == "generate" || last == "chat") && (b_.is_model(recv) || (b_.holds(recv) & kLlm))) {
+      e.kinds = kForward | kGenerate;
+      e.model = std::string(recv);
+      return e;
+    }
+    if (!recv.empty() && last == "replay" && (b_.holds(recv) & kGraph)) {
+      e.kinds = kForward;  // a captured graph: no eager model
+      return e;
+    }
+    if (!recv.empty() && last == "forward" && b_.is_model(recv)) {
+      e.kinds = kForward;
+      e.model = std::string(recv);
+      return e;
+    }
+    int fn = b_.resolve_function(c);
+    if (fn >= 0) {
+      e.helper = fn;
+      if (std::optional<CallTarget> t = elsewhere(c)) target(std::move(*t));
+      return e;
+    }
+    if (b_.is_model(callee)) {
+      e.kinds = kForward;
+      e.model = std::string(callee);
+      return e;
+    }
+    if (std::optional<CallTarget> t = elsewhere(c)) target(std::move(*t));
+    e.passed_model = model_argument(c, b_);
+    return e;
+  }
+
+  // Where a call may run code this file's own resolution does not settle:
+  // an imported (or undefined) name, a method of an instance of a class the
+  // file does not define, a method a subclass may override, a base's method.
+  std::optional<CallTarget> elsewhere(const Call& c) const {
+    std::string_view callee = c.callee;
+    if (starts_with(callee, "super().") && plain_dotted(callee.substr(8))) {
+      int cls = class_of(f_, c.function);
+      if (cls < 0 || callee.find('.', 8) != std::string_view::npos) return std::nullopt;
+      return CallTarget{CallTarget::Via::Super, std::string(callee.substr(8)), {}, cls};
+    }
+    std::string_view recv = receiver_of(callee), last = last_name(callee);
+    // `Trainer(cfg).train()`: a method of the object just built.
+    if (!recv.empty() && recv.back() == ')' && plain_dotted(last)) {
+      int inner = b_.call_at({c.callee_range.start, c.callee_range.start + static_cast<uint32_t>(recv.size())});
+      if (inner < 0) return std::nullopt;
+      const std::string& ctor = f_.calls[static_cast<std::size_t>(inner)].callee;
+      if (!plain_dotted(ctor) || builtin_name(ctor)) return std::nullopt;
+      return CallTarget{CallTarget::Via::Instance, std::string(last), ctor, -1};
+    }
+    if (!plain_dotted(callee)) return std::nullopt;
+    if (recv == "self" || recv == "cls") {
+      int cls = class_of(f_, c.function);
+      if (cls < 0) return std::nullopt;
+      return CallTarget{CallTarget::Via::Self, std::string(last), {}, cls};
+    }
+    if (recv.empty()) {
+      if (builtin_name(callee) || b_.is_local_callable(callee)) return std::nullopt;
+      if (!c.qualified.empty() && library_root(c.qualified)) return std::nullopt;
+      return CallTarget{CallTarget::Via::Name, std::string(callee), {}, -1};
+    }
+    // A receiver built from a class of another module.
+    if (std::string ctor = b_.constructor_of(recv); !ctor.empty())
+      return CallTarget{CallTarget::Via::Instance, std::string(last), std::move(ctor), -1};
+    // `module.function(...)`, `Class.method(...)` through an import.
+    std::string_view root = callee.substr(0, callee.find('.'));
+    if (b_.imported(root)) {
+      if (!c.qualified.empty() && library_root(c.qualified)) return std::nullopt;
+      return CallTarget{CallTarget::Via::Name, std::string(callee), {}, -1};
+    }
+    return std::nullopt;
+  }
+
+  const FileFacts& f_;
+  const Bindings& b_;
+};
+
+}  // namespace
+
+ModuleEffects build_effects(const FileFacts& facts, const Bindings& bindings) {
+  return EffectBuilder(facts, bindings).run();
+}
+
+bool loop_has_role(uint8_t k) {
+  bool train = (k & kBackward) && (k & kStep);
+  bool forward_only = (k & kForward) && !(k & kBackward) && !(k & kStep);
+  return train || forward_only;
+}
+
+void add_model(std::vector<std::string>& models, const std::string& m) {
+  if (!m.empty() && std::find(models.begin(), models.end(), m) == models.end()) models.push_back(m);
+}
+
+std::string model_in_caller(const std::string& model, const FunctionShape& h, const CallSite& site) {
+  if (model.empty()) return model;
+  std::size_t dot = model.find('.');
+  std::string root = model.substr(0, dot);
+  auto it = std::find(h.params.begin(), h.params.end(), root);
+  if (it == h.params.end()) return model;
+  std::size_t index = static_cast<std::size_t>(it - h.params.begin());
+  bool bound_self = h.class_index >= 0 && !h.params.empty() && (h.params[0] == "self" || h.params[0] == "cls") &&
+                    !site.receiver.empty();
+  if (bound_self) {
+    if (index == 0) {
+      // `self.model` stays as written through `self.method()`; through
+      // `trainer.method()` it is `trainer.model`.
+      const std::string& r = site.receiver;
+      if (r == "self" || r == "cls" || r == "super()" || !plain_dotted(r)) return model;
+      return dot == std::string::npos ? r : r + model.substr(dot);
+    }
+    --index;
+  }
+  std::string arg;
+  std::size_t positional = 0;
+  for (const CallArg& a : site.args) {
+    if (a.keyword == root) {
+      arg = a.text;
+      break;
+    }
+    if (a.keyword.empty()) {
+      if (!a.text.empty() && a.text[0] == '*') break;
+      if (positional++ == index) {
+        arg = a.text;
+        break;
+      }
+    }
+  }
+  if (arg.empty()) return model;
+  return dot == std::string::npos ? arg : arg + model.substr(dot);
+}
+
+EffectSolver::EffectSolver(const ModuleEffects& module, EffectResolver* resolver) : m_(module), resolver_(resolver) {
+  fn_state_.assign(m_.functions.size(), 0);
+  fn_effects_.resize(m_.functions.size());
+  loop_state_.assign(m_.loops.size(), 0);
+  loop_kinds_.assign(m_.loops.size(), 0);
+  loop_sites_.resize(m_.loops.size());
+}
+
+namespace {
+
+// Sites whose call starts in [r.start, r.end), as [first, end) indices.
+std::pair<std::size_t, std::size_t> sites_in(const std::vector<CallSite>& sites, ByteRange r) {
+  auto lo = std::lower_bound(sites.begin(), sites.end(), r.start,
+                             [](const CallSite& c, uint32_t pos) { return c.at.start < pos; });
+  auto hi = std::lower_bound(lo, sites.end(), r.end, [](const CallSite& c, uint32_t pos) { return c.at.start < pos; });
+  return {static_cast<std::size_t>(lo - sites.begin()), static_cast<std::size_t>(hi - sites.begin())};
+}
+
+}  // namespace
+
+// The effect of what `s` reaches (helper, closure, target), added to
+// `kinds`/`models`. `region` is the body being summarised: a closure defined
+// in it is already counted where its calls are.
+void EffectSolver::add_call(const CallSite& s, int depth, uint8_t& kinds, std::vector<std::string>& models,
+                            bool first_model_only, ByteRange region) {
+  auto fold = [&](const FunctionEffect& h, const FunctionShape* shape) {
+    kinds |= h.kinds;
+    if (first_model_only) {
+      if (models.empty() && (h.kinds & kForward) && !h.models.empty())
+        models.push_back(shape ? model_in_caller(h.models.front(), *shape, s) : h.models.front());
+      return;
+    }
+    for (const std::string& m : h.models) add_model(models, shape ? model_in_caller(m, *shape, s) : m);
+  };
+  if (s.target >= 0 && resolver_) {
+    if (std::optional<FunctionEffect> r = resolver_->resolve(*this, s, depth + 1)) {
+      fold(*r, nullptr);
+      return;
+    }
+  }
+  int helper = s.helper;
+  if (s.closure >= 0 && !inside(m_.functions[static_cast<std::size_t>(s.closure)].range, region)) helper = s.closure;
+  if (helper < 0) return;
+  fold(function_effect(helper, depth + 1), &m_.functions[static_cast<std::size_t>(helper)]);
+}
+
+const FunctionEffect& EffectSolver::function_effect(int fn, int depth) {
+  static const FunctionEffect kNothing;
+  std::size_t i = static_cast<std::size_t>(fn);
+  if (fn_state_[i] != 0) return fn_effects_[i];  // done, or in progress (recursion: empty so far)
+  if (depth > kMaxDepth) return kNothing;
+  fn_state_[i] = 1;
+  FunctionEffect s;
+  const FunctionShape& d = m_.functions[i];
+  // Loops inside the function that have a role of their own keep their calls.
+  std::vector<ByteRange> skip;
+  auto lo = std::lower_bound(m_.loops.begin(), m_.loops.end(), d.body.start,
+                             [](const LoopShape& l, uint32_t pos) { return l.range.start < pos; });
+  for (auto it = lo; it != m_.loops.end() && it->range.start < d.body.end; ++it) {
+    if (!skip.empty() && inside(it->range, skip.back())) continue;
+    int li = static_cast<int>(it - m_.loops.begin());
+    if (loop_has_role(loop_kinds(li, depth + 1))) skip.push_back(it->range);
+  }
+  auto [first, end] = sites_in(m_.sites, d.body);
+  std::size_t k = 0;
+  for (std::size_t ci = first; ci < end; ++ci) {
+    const CallSite& c = m_.sites[ci];
+    while (k < skip.size() && skip[k].end <= c.at.start) ++k;
+    if (k < skip.size() && inside(c.at, skip[k])) continue;
+    s.kinds |= c.kinds;
+    add_model(s.models, c.model);
+    if (c.helper == fn && c.target < 0) continue;
+    add_call(c, depth, s.kinds, s.models, false, d.body);
+  }
+  fn_effects_[i] = std::move(s);
+  fn_state_[i] = 2;
+  return fn_effects_[i];
+}
+
+uint8_t EffectSolver::loop_kinds(int li, int depth) {
+  std::size_t i = static_cast<std::size_t>(li);
+  if (loop_state_[i] != 0) return loop_kinds_[i];
+  if (depth > kMaxDepth) return 0;
+  loop_state_[i] = 1;
+  const LoopShape& l = m_.loops[i];
+  std::vector<LoopSite> out;
+  uint8_t all = 0;
+  auto [first, end] = sites_in(m_.sites, l.body);
+  for (std::size_t ci = first; ci < end; ++ci) {
+    const CallSite& c = m_.sites[ci];
+    if (c.at.end > l.body.end) continue;
+    LoopSite s{c.at, c.kinds, c.model, c.passed_model};
+    std::vector<std::string> models;
+    if (!s.model.empty()) models.push_back(s.model);
+    add_call(c, depth, s.kinds, models, true, l.body);
+    if (s.model.empty() && !models.empty()) s.model = models.front();
+    if (s.kinds == 0 && s.passed_model.empty()) continue;
+    all |= s.kinds;
+    out.push_back(std::move(s));
+  }
+  loop_sites_[i] = std::move(out);
+  loop_kinds_[i] = all;
+  loop_state_[i] = 2;
+  return all;
+}
+
+const std::vector<LoopSite>& EffectSolver::sites(int li) {
+  loop_kinds(li, 0);
+  return loop_sites_[static_cast<std::size_t>(li)];
+}
+
+}  // namespace msprobe::analysis
