@@ -4,8 +4,8 @@
 
 #include "call_graph.h"
 #include "dump_points.h"
+#include "launches.h"
 #include "msprobe/analysis/rule.h"
-#include "text_match.h"
 
 namespace msprobe::analysis {
 namespace {
@@ -43,50 +43,11 @@ functions of the worker use the same name).
 
 const Statement& stmt(const FileFacts& f, int i) { return f.statements[static_cast<std::size_t>(i)]; }
 
-struct Launch {
-  int call = -1;
-  int worker = -1;  // function index
-  std::string how;  // "mp.spawn(...)"
-};
-
 int function_named(const FileFacts& f, const std::string& name) {
   for (std::size_t i = 0; i < f.functions.size(); ++i) {
     if (f.functions[i].name == name && f.functions[i].class_name.empty()) return static_cast<int>(i);
   }
   return -1;
-}
-
-const Argument* arg(const Call& c, std::initializer_list<const char*> keywords, int positional) {
-  for (const Argument& a : c.args) {
-    for (const char* k : keywords) {
-      if (a.keyword == k) return &a;
-    }
-  }
-  int n = 0;
-  for (const Argument& a : c.args) {
-    if (a.keyword.empty() && n++ == positional) return &a;
-  }
-  return nullptr;
-}
-
-std::vector<Launch> launches(const FileFacts& f) {
-  std::vector<Launch> out;
-  for (std::size_t i = 0; i < f.calls.size(); ++i) {
-    const Call& c = f.calls[i];
-    const std::string& q = c.qualified;
-    const Argument* a = nullptr;
-    bool mp = q.rfind("torch.multiprocessing", 0) == 0 || q.rfind("multiprocessing", 0) == 0;
-    if ((mp && ends_with(q, ".spawn")) || ends_with(q, "notebook_launcher")) a = arg(c, {"fn", "function"}, 0);
-    else if (ends_with(c.callee, "Process") || ends_with(q, ".Process")) a = arg(c, {"target"}, -1);
-    else if (ends_with(q, "start_processes")) a = arg(c, {"entrypoint", "fn"}, q.find("elastic") != std::string::npos ? 1 : 0);
-    else if (c.callee.find("elastic_launch(") != std::string::npos) a = arg(c, {}, 0);
-    if (!a) continue;
-    int w = function_named(f, a->text);
-    if (w < 0) continue;
-    std::string how = c.callee.find('(') == std::string::npos ? c.callee + "(...)" : "elastic_launch(...)(...)";
-    out.push_back({static_cast<int>(i), w, how});
-  }
-  return out;
 }
 
 // What the worker runs that the dump is for: a loop with a role, or start().
@@ -142,16 +103,18 @@ std::optional<Fix> move_into_worker(const RuleContext& ctx, const ConstructSite&
 
 void check(const RuleContext& ctx, FindingSink& sink) {
   const FileFacts& f = ctx.facts;
-  std::vector<Launch> ls = launches(f);
+  std::vector<Launch> ls = find_launches(f);
   if (ls.empty()) return;
   std::vector<ConstructSite> sites = construct_sites(ctx.source, f);
   std::set<int> reported;
   for (const Launch& l : ls) {
-    std::set<int> reach = reachable_functions(f, l.worker);
+    int worker = function_named(f, l.worker);
+    if (worker < 0) continue;
+    std::set<int> reach = reachable_functions(f, worker);
     bool found = false;
     ByteRange work = worker_work(f, reach, found);
     if (!found) continue;
-    const std::string& wname = f.functions[static_cast<std::size_t>(l.worker)].name;
+    const std::string& wname = f.functions[static_cast<std::size_t>(worker)].name;
     for (const ConstructSite& site : sites) {
       const Call& c = f.calls[static_cast<std::size_t>(site.call)];
       if (c.function >= 0 && reach.count(c.function)) continue;  // built in the worker: fine
@@ -165,7 +128,7 @@ void check(const RuleContext& ctx, FindingSink& sink) {
                     "started by " + l.how + ": the workers dump nothing; build the debugger at the top of " + wname + "()";
       out.related.push_back({f.calls[static_cast<std::size_t>(l.call)].range, "worker processes start here"});
       out.related.push_back({work, "the work that should be dumped runs in the worker"});
-      if (auto fix = move_into_worker(ctx, site, l.worker, reach)) out.fixes.push_back(std::move(*fix));
+      if (auto fix = move_into_worker(ctx, site, worker, reach)) out.fixes.push_back(std::move(*fix));
       sink.report(std::move(out));
     }
   }
