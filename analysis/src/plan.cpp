@@ -123,6 +123,27 @@ bool inside(ByteRange inner, ByteRange outer) { return inner.start >= outer.star
 
 }  // namespace
 
+std::optional<uint32_t> import_block_end(const FileFacts& f) {
+  int anchor = import_anchor(f);
+  if (anchor < 0) return std::nullopt;
+  return stmt(f, anchor).end_line;
+}
+
+std::optional<uint32_t> function_top_line(const SourceText& source, const FileFacts& f, int fn) {
+  if (fn < 0 || static_cast<std::size_t>(fn) >= f.functions.size()) return std::nullopt;
+  const Function& d = f.functions[static_cast<std::size_t>(fn)];
+  auto [lo, hi] = statements_in(f, d.body);
+  for (std::size_t i = lo; i < hi; ++i) {
+    const Statement& st = f.statements[i];
+    if (st.parent_block_owner != d.statement) continue;
+    if (st.line == d.line) return std::nullopt;  // `def f(): body` on one line
+    std::string_view t = source.view().substr(st.range.start, st.range.end - st.range.start);
+    bool docstring = st.type == "expression_statement" && !t.empty() && (t[0] == '"' || t[0] == '\'');
+    return docstring ? st.end_line : st.line - 1;
+  }
+  return std::nullopt;
+}
+
 std::optional<DumpPlan> plan_for_loop(const SourceText& source, const FileFacts& f, int index) {
   if (index < 0 || static_cast<std::size_t>(index) >= f.loop_info.size()) return std::nullopt;
   const LoopInfo& info = f.loop_info[static_cast<std::size_t>(index)];

@@ -82,6 +82,14 @@ struct DumpPlan {
 std::optional<DumpPlan> plan_dump(const SourceText& source, const FileFacts& facts,
                                   std::optional<uint32_t> loop_line = std::nullopt);
 
+// The 0-based last line of the module's import block (where enable_dump
+// puts the import and the construction), nullopt when they go at the top.
+std::optional<uint32_t> import_block_end(const FileFacts& facts);
+
+// The 0-based line after which code goes to run first in function `fn`
+// (after its docstring); nullopt when the body shares the def's line.
+std::optional<uint32_t> function_top_line(const SourceText& source, const FileFacts& facts, int fn);
+
 // Plans for `loop_info` entry `index` (any role).
 std::optional<DumpPlan> plan_for_loop(const SourceText& source, const FileFacts& facts, int index);
 

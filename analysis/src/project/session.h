@@ -1,0 +1,105 @@
+// One question put to a project snapshot: names resolved across modules,
+// classes and their methods through the hierarchy (across files), call
+// effects folded across files, and what a launched script reaches. A session
+// memoises as it goes and is thrown away after the question, so it never
+// holds stale answers.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "effects.h"
+#include "msprobe/analysis/project.h"
+#include "project/modules.h"
+#include "project/summary.h"
+
+namespace msprobe::analysis {
+
+// A function of a project file (-1: the module's top level).
+struct FunctionRef {
+  std::string file;
+  int function = -1;
+  friend bool operator==(const FunctionRef& a, const FunctionRef& b) {
+    return a.function == b.function && a.file == b.file;
+  }
+  friend bool operator<(const FunctionRef& a, const FunctionRef& b) {
+    return a.file != b.file ? a.file < b.file : a.function < b.function;
+  }
+};
+
+struct ClassRef {
+  std::string file;
+  int cls = -1;
+  friend bool operator==(const ClassRef& a, const ClassRef& b) { return a.cls == b.cls && a.file == b.file; }
+  friend bool operator<(const ClassRef& a, const ClassRef& b) { return a.file != b.file ? a.file < b.file : a.cls < b.cls; }
+};
+
+// What a dotted name stands for in a module's scope.
+struct Symbol {
+  enum class Kind { None, Module, Function, Class };
+  Kind kind = Kind::None;
+  ModuleRef module;       // Kind::Module
+  std::string file;       // Function / Class: the file defining it
+  int index = -1;         // Function / Class: index in that file's summary
+};
+
+// One step on the way from an entry to a function.
+struct ReachStep {
+  FunctionRef from;      // the caller (-1: module level of the file)
+  uint32_t line = 0;     // 0-based line of the call (or of the launch)
+  bool spawn = false;    // the callee runs in new worker processes started here
+};
+
+class ProjectSession : public EffectResolver {
+ public:
+  // `self_rel`'s summary is `self` (the file being analysed, newer than the snapshot's).
+  ProjectSession(const ProjectSnapshot& project, std::string self_rel, const ModuleSummary* self);
+
+  const ProjectSnapshot& project() const { return p_; }
+  const ModuleSummary* summary(const std::string& rel) const;
+  bool is_script(const std::string& rel) const;
+  EffectSolver& solver(const std::string& rel);
+
+  Symbol lookup(const std::string& rel, const std::string& dotted, int depth = 0);
+  std::vector<ClassRef> bases(const ClassRef& c);
+  // The method `name` of class `c` through its bases (itself first unless `skip_self`).
+  std::optional<FunctionRef> method(const ClassRef& c, const std::string& name, bool skip_self = false);
+  // Methods named `name` of the classes derived from `c`, in every file.
+  std::vector<FunctionRef> overrides(const ClassRef& c, const std::string& name);
+
+  // The functions a call site reaches (several for a method subclasses override).
+  std::vector<FunctionRef> callees(const std::string& rel, const CallSite& site);
+
+  std::optional<FunctionEffect> resolve(const EffectSolver& from, const CallSite& site, int depth) override;
+
+  // Functions reached from `start` (its calls, and launched workers),
+  // breadth first, with the step that first reached each; at most `limit`.
+  struct Reach {
+    std::vector<FunctionRef> order;  // in the order they were reached, `start` first
+    std::map<FunctionRef, ReachStep> steps;
+  };
+  const Reach& reach(const FunctionRef& start, std::size_t limit = 20000);
+
+  // "Trainer.run" / "main" / "<module>" for messages.
+  std::string function_name(const FunctionRef& f) const;
+
+ private:
+  Symbol member(const Symbol& of, const std::string& name, int depth);
+  Symbol in_module(const ModuleRef& m, const std::string& name, int depth);
+  bool derives_from(const ClassRef& c, const ClassRef& base, int depth);
+
+  const ProjectSnapshot& p_;
+  std::string self_rel_;
+  const ModuleSummary* self_;
+  std::map<std::string, std::unique_ptr<EffectSolver>> solvers_;
+  std::unordered_map<const EffectSolver*, std::string> solver_files_;
+  std::map<ClassRef, std::vector<ClassRef>> bases_;
+  std::unique_ptr<std::unordered_map<std::string, std::vector<FunctionRef>>> methods_by_name_;
+  std::map<FunctionRef, Reach> reaches_;
+};
+
+}  // namespace msprobe::analysis

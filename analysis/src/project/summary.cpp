@@ -1,0 +1,149 @@
+// Builds a ModuleSummary from a file's facts (see summary.h).
+#include <algorithm>
+#include <regex>
+
+#include "bindings.h"
+#include "launches.h"
+#include "msprobe/analysis/project.h"
+#include "project/summary.h"
+#include "text_match.h"
+
+namespace msprobe::analysis {
+namespace {
+
+bool inside(ByteRange inner, ByteRange outer) { return inner.start >= outer.start && inner.end <= outer.end; }
+
+// The string literals of an expression, in order ("..", "src" in
+// `os.path.join(os.path.dirname(__file__), "..", "src")`).
+std::vector<std::string> string_literals(const std::string& text) {
+  static const std::regex kString(R"re((?:^|[^A-Za-z0-9_])[rRuU]?("([^"\\\n]*)"|'([^'\\\n]*)'))re");
+  std::vector<std::string> out;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), kString); it != std::sregex_iterator(); ++it) {
+    out.push_back((*it)[2].matched ? (*it)[2].str() : (*it)[3].str());
+  }
+  return out;
+}
+
+std::size_t count(const std::string& s, const std::string& part) {
+  std::size_t n = 0;
+  for (std::size_t at = s.find(part); at != std::string::npos; at = s.find(part, at + part.size())) ++n;
+  return n;
+}
+
+// The folder an argument of sys.path.insert/append names, in the forms real
+// scripts use: dirname(__file__) chains, Path(__file__).parent(s), joined
+// with literal parts; or a literal path (relative to the working directory).
+std::optional<SysPathEntry> sys_path_entry(const std::string& text) {
+  SysPathEntry e;
+  std::vector<std::string> parts = string_literals(text);
+  if (contains(text, "__file__")) {
+    std::size_t levels = count(text, "dirname(") + count(text, ".parent") - count(text, ".parents");
+    static const std::regex kParents(R"(\.parents\[\s*(\d+)\s*\])");
+    std::smatch m;
+    if (std::regex_search(text, m, kParents)) levels += static_cast<std::size_t>(std::stoul(m[1].str())) + 1;
+    std::string path;
+    for (std::size_t i = 1; i < levels; ++i) path += path.empty() ? ".." : "/..";
+    for (const std::string& p : parts) {
+      if (p.empty() || p == ".") continue;
+      path += path.empty() ? p : "/" + p;
+    }
+    e.path = path;
+    return e;
+  }
+  static const std::regex kLiteral(R"re(^\s*[rRuU]?("[^"\\\n]*"|'[^'\\\n]*')\s*$)re");
+  if (std::regex_match(text, kLiteral) && parts.size() == 1) {
+    e.from_file = false;
+    e.path = parts.front();
+    while (starts_with(e.path, "./")) e.path = e.path.substr(2);
+    if (e.path == ".") e.path.clear();
+    if (!e.path.empty() && e.path.front() == '/') return std::nullopt;  // an absolute path: outside the project
+    return e;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::shared_ptr<const ModuleSummary> summarize(const SourceText& source, const FileFacts& f) {
+  auto s = std::make_shared<ModuleSummary>();
+  Bindings names(f);
+  s->effects = build_effects(f, names);
+  s->bytes = static_cast<uint32_t>(source.size());
+  s->syntax_errors = !f.syntax_errors.empty();
+  for (const Import& imp : f.imports) {
+    if (imp.is_future) continue;
+    s->imports.push_back({imp.module, imp.name, imp.bound, imp.line, imp.top_level, imp.conditional});
+  }
+  for (const ClassDef& c : f.classes) s->class_ranges.push_back(c.range);
+  if (f.main_guard >= 0) s->main_guard_line = static_cast<int>(f.statements[static_cast<std::size_t>(f.main_guard)].line);
+
+  for (const Call& c : f.calls) {
+    bool insert = c.qualified == "sys.path.insert", append = c.qualified == "sys.path.append";
+    if (!insert && !append) continue;
+    std::size_t want = insert ? 1 : 0, positional = 0;
+    for (const Argument& a : c.args) {
+      if (!a.keyword.empty()) continue;
+      if (positional++ != want) continue;
+      if (std::optional<SysPathEntry> e = sys_path_entry(a.text)) s->sys_path.push_back(std::move(*e));
+    }
+  }
+  for (const Launch& l : find_launches(f)) {
+    const Call& c = f.calls[static_cast<std::size_t>(l.call)];
+    s->launches.push_back({l.worker, l.how, c.line, c.function});
+  }
+  for (const MsprobeUse& u : f.msprobe) {
+    if (u.kind == MsprobeKind::Other) continue;
+    s->msprobe.push_back({u.kind, u.line, u.function, u.loop, u.receiver, u.bound_to});
+  }
+
+  // A script: module-level code (outside classes and decorators) that calls
+  // into functions or runs a loop.
+  auto in_class_or_decorator = [&](ByteRange r) {
+    for (const ClassDef& c : f.classes) {
+      if (inside(r, c.range)) return true;
+    }
+    for (const Decorator& d : f.decorators) {
+      if (inside(r, d.range)) return true;
+    }
+    return false;
+  };
+  for (const CallSite& site : s->effects.sites) {
+    if (site.function != -1 || in_class_or_decorator(site.at)) continue;
+    if (site.kinds != 0 || site.helper >= 0 || site.target >= 0) {
+      s->runs_code = true;
+      break;
+    }
+  }
+  for (const Loop& l : f.loops) {
+    if (!s->runs_code && l.function == -1 && !in_class_or_decorator(l.range)) s->runs_code = true;
+  }
+  for (const Launch& l : find_launches(f)) {
+    if (f.calls[static_cast<std::size_t>(l.call)].function == -1) s->runs_code = true;
+  }
+  return s;
+}
+
+std::size_t summary_bytes(const ModuleSummary& s) {
+  auto str = [](const std::string& x) { return sizeof(std::string) + (x.size() > 15 ? x.capacity() : 0); };
+  std::size_t n = sizeof(ModuleSummary);
+  for (const FunctionShape& fn : s.effects.functions) {
+    n += sizeof(fn) + str(fn.name);
+    for (const std::string& p : fn.params) n += str(p);
+  }
+  n += s.effects.loops.size() * sizeof(LoopShape);
+  for (const ClassShape& c : s.effects.classes) {
+    n += sizeof(c) + str(c.name);
+    for (const std::string& b : c.bases) n += str(b);
+  }
+  for (const CallSite& c : s.effects.sites) {
+    n += sizeof(c) + str(c.model) + str(c.passed_model) + str(c.receiver);
+    for (const CallArg& a : c.args) n += sizeof(a) + str(a.keyword) + str(a.text);
+  }
+  for (const CallTarget& t : s.effects.targets) n += sizeof(t) + str(t.name) + str(t.ctor);
+  for (const ImportRef& i : s.imports) n += sizeof(i) + str(i.module) + str(i.name) + str(i.bound);
+  n += s.sys_path.size() * sizeof(SysPathEntry) + s.launches.size() * sizeof(LaunchRef) +
+       s.msprobe.size() * sizeof(MsprobeRef) + s.class_ranges.size() * sizeof(ByteRange);
+  return n;
+}
+
+}  // namespace msprobe::analysis

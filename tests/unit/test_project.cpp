@@ -1,0 +1,330 @@
+// The project layer on in-memory projects: import resolution (absolute,
+// relative, src/ layouts, namespace packages, sys.path inserts), names
+// through re-exports and star imports, class hierarchies across files, loop
+// roles that need other modules, entries and where the debugger goes, and
+// the scan's limits on real folders (skipped folders, symlink loops).
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "facts_builder.h"
+#include "msprobe/analysis/project.h"
+#include "msprobe/analysis/syntax.h"
+#include "project/modules.h"
+#include "project/session.h"
+#include "project/summary.h"
+
+using namespace msprobe::analysis;
+namespace fs = std::filesystem;
+
+namespace {
+
+using Files = std::map<std::string, std::string>;
+
+struct Project {
+  Files files;
+  std::shared_ptr<const ProjectSnapshot> snapshot;
+  FileReader read;
+};
+
+Project make(Files files, std::vector<std::string> roots = {""}) {
+  Project p{std::move(files), nullptr, nullptr};
+  const Files* f = &p.files;
+  p.read = [f](const std::string& rel) -> std::optional<std::string> {
+    auto it = f->find(rel);
+    if (it == f->end()) return std::nullopt;
+    return it->second;
+  };
+  ScanResult scan;
+  for (const auto& kv : p.files) scan.files.push_back(kv.first);
+  scan.package_roots = std::move(roots);
+  p.snapshot = index_project("/project", scan, p.read, 1);
+  return p;
+}
+
+// The loop facts of `rel` derived across the project.
+FileFacts loops_of(const Project& p, const std::string& rel) {
+  SourceText src(p.files.at(rel));
+  PythonParser parser;
+  TreePtr tree = parser.parse(src.view());
+  REQUIRE(tree);
+  FileFacts facts = build_facts(tree, src.view());
+  auto summary = summarize(src, facts);
+  derive_loops_in_project(src, facts, *p.snapshot, rel, *summary);
+  return facts;
+}
+
+std::optional<ProjectPlan> plan(const Project& p, const std::string& rel, ProjectPlanOptions o = {},
+                                std::string* error = nullptr) {
+  return plan_project(*p.snapshot, rel, p.read, o, error);
+}
+
+const char* kStepFn =
+    "def train_step(model, batch, opt):\n"
+    "    loss = model(batch).sum()\n"
+    "    loss.backward()\n"
+    "    opt.step()\n";
+
+}  // namespace
+
+TEST_CASE("module names resolve like Python's import system") {
+  Project p = make({{"pkg/__init__.py", ""},
+                    {"pkg/sub/__init__.py", ""},
+                    {"pkg/sub/mod.py", ""},
+                    {"pkg/util.py", ""},
+                    {"nsp/inner.py", ""},  // a namespace package: no __init__.py
+                    {"src/lib/core.py", ""},
+                    {"app/main.py", ""},
+                    {"app/helper.py", ""}},
+                   {"", "src"});
+  const ModuleTable& m = p.snapshot->modules();
+  CHECK(m.resolve("x.py", "pkg.sub.mod", false)->file == "pkg/sub/mod.py");
+  CHECK(m.resolve("x.py", "pkg", false)->file == "pkg/__init__.py");
+  CHECK(m.resolve("x.py", "pkg", false)->dir == "pkg");
+  CHECK(m.resolve("x.py", "nsp", false)->file.empty());
+  CHECK(m.resolve("x.py", "nsp.inner", false)->file == "nsp/inner.py");
+  CHECK(m.resolve("x.py", "lib.core", false)->file == "src/lib/core.py");  // the src/ layout
+  CHECK_FALSE(m.resolve("x.py", "torch.nn", false));                       // not a project module
+  // Relative imports climb from the importing module's package.
+  CHECK(m.resolve("pkg/sub/mod.py", ".", false)->file == "pkg/sub/__init__.py");
+  CHECK(m.resolve("pkg/sub/mod.py", "..util", false)->file == "pkg/util.py");
+  CHECK(m.resolve("pkg/sub/__init__.py", ".mod", false)->file == "pkg/sub/mod.py");
+  CHECK_FALSE(m.resolve("pkg/util.py", "...far", false));  // above the root
+  // A script's own folder comes first; other modules fall back to it.
+  CHECK(m.resolve("app/main.py", "helper", true)->file == "app/helper.py");
+  CHECK(m.resolve("app/main.py", "helper", false)->file == "app/helper.py");
+}
+
+TEST_CASE("folders put on sys.path by the code are searched") {
+  Project p = make({{"tools/run.py",
+                     "import os, sys\n"
+                     "sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'third'))\n"},
+                    {"deep/a/b/run2.py",
+                     "import sys\nfrom pathlib import Path\nsys.path.append(str(Path(__file__).resolve().parents[2]))\n"},
+                    {"third/vendored.py", ""},
+                    {"deep/lib2.py", ""}});
+  const ModuleTable& m = p.snapshot->modules();
+  CHECK(m.resolve("x.py", "vendored", false)->file == "third/vendored.py");
+  CHECK(m.resolve("x.py", "lib2", false)->file == "deep/lib2.py");
+  CHECK(normalize_relative("a/b/../../c") == std::optional<std::string>("c"));
+  CHECK_FALSE(normalize_relative("a/../.."));
+}
+
+TEST_CASE("names resolve through re-exports, aliases and star imports, and classes through files") {
+  Project p = make({{"pkg/__init__.py", "from .impl import Trainer as Trainer\nfrom .star import *\n"},
+                    {"pkg/impl.py", "from .base import Base\nclass Trainer(Base):\n    def fit(self):\n        pass\n"},
+                    {"pkg/base.py", "class Base:\n    def train(self):\n        self.fit()\n    def fit(self):\n        raise NotImplementedError\n"},
+                    {"pkg/star.py", "def helper():\n    pass\n"},
+                    {"user.py", "import pkg as p\nfrom pkg import helper\n"}});
+  ProjectSession s(*p.snapshot, "", nullptr);
+  Symbol t = s.lookup("user.py", "p.Trainer");
+  REQUIRE(t.kind == Symbol::Kind::Class);
+  CHECK(t.file == "pkg/impl.py");
+  Symbol h = s.lookup("user.py", "helper");
+  REQUIRE(h.kind == Symbol::Kind::Function);
+  CHECK(h.file == "pkg/star.py");
+  // train() is inherited from another file; fit() is overridden.
+  std::optional<FunctionRef> train = s.method({t.file, t.index}, "train");
+  REQUIRE(train);
+  CHECK(train->file == "pkg/base.py");
+  std::optional<FunctionRef> fit = s.method({t.file, t.index}, "fit");
+  REQUIRE(fit);
+  CHECK(fit->file == "pkg/impl.py");
+  Symbol base = s.lookup("pkg/base.py", "Base");
+  std::vector<FunctionRef> overrides = s.overrides({base.file, base.index}, "fit");
+  REQUIRE(overrides.size() == 1);
+  CHECK(overrides[0].file == "pkg/impl.py");
+}
+
+TEST_CASE("cycles in imports and class hierarchies end") {
+  Project p = make({{"a.py", "from b import *\nfrom b import B\nclass A(B):\n    pass\n"},
+                    {"b.py", "from a import *\nfrom a import A\nclass B(A):\n    pass\n"}});
+  ProjectSession s(*p.snapshot, "", nullptr);
+  CHECK(s.lookup("a.py", "missing").kind == Symbol::Kind::None);
+  Symbol a = s.lookup("a.py", "A");
+  REQUIRE(a.kind == Symbol::Kind::Class);
+  CHECK_FALSE(s.method({a.file, a.index}, "nothing"));
+  CHECK(s.overrides({a.file, a.index}, "nothing").empty());
+}
+
+TEST_CASE("a loop whose forward, backward and step are in another module trains") {
+  Project p = make({{"steps.py", kStepFn},
+                    {"train.py",
+                     "from steps import train_step\n"
+                     "def main(model, data, opt):\n"
+                     "    for batch in data:\n"
+                     "        train_step(model, batch, opt)\n"}});
+  FileFacts f = loops_of(p, "train.py");
+  REQUIRE(f.loop_info.size() == 1);
+  CHECK(f.loop_info[0].role == LoopRole::Train);
+  CHECK(f.loop_info[0].model == "model");
+  // Alone, the file does not know: the call is unknown.
+  SourceText src(p.files.at("train.py"));
+  PythonParser parser;
+  FileFacts alone = build_facts(parser.parse(src.view()), src.view());
+  CHECK(alone.loop_info.empty());
+}
+
+TEST_CASE("a method of an instance of another module's class runs there, the model seen through the instance") {
+  Project p = make({{"trainer.py",
+                     "class Trainer:\n"
+                     "    def __init__(self, net, opt):\n"
+                     "        self.net = net\n"
+                     "        self.opt = opt\n"
+                     "    def train_step(self, batch):\n"
+                     "        self.net(batch).sum().backward()\n"
+                     "        self.opt.step()\n"},
+                    {"run.py",
+                     "from trainer import Trainer\n"
+                     "trainer = Trainer(net, opt)\n"
+                     "for batch in loader:\n"
+                     "    trainer.train_step(batch)\n"}});
+  FileFacts f = loops_of(p, "run.py");
+  REQUIRE(f.loop_info.size() == 1);
+  CHECK(f.loop_info[0].role == LoopRole::Train);
+  CHECK(f.loop_info[0].model == "trainer.net");
+}
+
+TEST_CASE("a base-class loop calls the overrides of its subclasses in other files") {
+  Project p = make({{"base.py",
+                     "class Base:\n"
+                     "    def train(self, n):\n"
+                     "        for self.iter in range(n):\n"
+                     "            self.run_step()\n"
+                     "    def run_step(self):\n"
+                     "        raise NotImplementedError\n"},
+                    {"simple.py",
+                     "from base import Base\n"
+                     "class Simple(Base):\n"
+                     "    def run_step(self):\n"
+                     "        loss = self.model(next(self.data)).mean()\n"
+                     "        loss.backward()\n"
+                     "        self.optimizer.step()\n"},
+                    {"launch.py", "from simple import Simple\nif __name__ == '__main__':\n    Simple().train(3)\n"}});
+  FileFacts f = loops_of(p, "base.py");
+  REQUIRE(f.loop_info.size() == 1);
+  CHECK(f.loop_info[0].role == LoopRole::Train);
+  CHECK(f.loop_info[0].model == "self.model");
+  std::optional<ProjectPlan> pl = plan(p, "base.py");
+  REQUIRE(pl);
+  CHECK(pl->entry.construct_file == "launch.py");
+  CHECK(pl->construct_after_line == std::optional<uint32_t>(0));
+  CHECK_FALSE(pl->single_file());
+}
+
+TEST_CASE("super() reaches the base class's method") {
+  Project p = make({{"base.py", "class Base:\n    def step_all(self, b):\n        self.model(b).sum().backward()\n        self.opt.step()\n"},
+                    {"child.py",
+                     "from base import Base\n"
+                     "class Child(Base):\n"
+                     "    def step_all(self, b):\n"
+                     "        return super().step_all(b)\n"
+                     "    def fit(self, data):\n"
+                     "        for b in data:\n"
+                     "            self.step_all(b)\n"}});
+  FileFacts f = loops_of(p, "child.py");
+  REQUIRE(f.loop_info.size() == 1);
+  CHECK(f.loop_info[0].role == LoopRole::Train);
+}
+
+TEST_CASE("the entry that reaches the loop gets the construction; a worker started by spawn gets it inside") {
+  Project p = make({{"steps.py", kStepFn},
+                    {"loop.py",
+                     "from steps import train_step\n"
+                     "def fit(model, data, opt):\n"
+                     "    for batch in data:\n"
+                     "        train_step(model, batch, opt)\n"},
+                    {"a_train.py", "import torch\nfrom loop import fit\nif __name__ == '__main__':\n    fit(m, d, o)\n"},
+                    {"b_train.py", "from loop import fit\nfit(m, d, o)\n"},
+                    {"spawner.py",
+                     "import torch.multiprocessing as mp\n"
+                     "from loop import fit\n"
+                     "def worker(rank):\n"
+                     "    \"\"\"doc\"\"\"\n"
+                     "    fit(m, d, o)\n"
+                     "if __name__ == '__main__':\n"
+                     "    mp.spawn(worker, nprocs=2)\n"},
+                    {"unrelated.py", "if __name__ == '__main__':\n    print('hello')\n"}});
+  std::optional<ProjectPlan> pl = plan(p, "loop.py");
+  REQUIRE(pl);
+  REQUIRE(pl->entries.size() == 3);
+  CHECK(pl->entry.file == "a_train.py");
+  CHECK(pl->construct_after_line == std::optional<uint32_t>(1));
+  ProjectPlanOptions o;
+  o.entry = "spawner.py";
+  std::optional<ProjectPlan> sp = plan(p, "loop.py", o);
+  REQUIRE(sp);
+  CHECK(sp->entry.construct_file == "spawner.py");
+  CHECK(sp->entry.worker == "worker");
+  CHECK(sp->construct_after_line == std::optional<uint32_t>(3));  // after the docstring
+  o.entry = "unrelated.py";
+  std::string error;
+  CHECK_FALSE(plan(p, "loop.py", o, &error));
+  CHECK(error == "unrelated.py does not reach the loop at loop.py:3");
+  // From the entry, the loop is found in what it runs.
+  std::optional<ProjectPlan> from_entry = plan(p, "b_train.py");
+  REQUIRE(from_entry);
+  CHECK(from_entry->loop_file == "loop.py");
+  CHECK(from_entry->entry.file == "b_train.py");
+}
+
+TEST_CASE("a loop no launched script reaches is planned in its own file, with a note") {
+  Project p = make({{"lib.py", "def fit(model, data, opt):\n    for b in data:\n        model(b).sum().backward()\n        opt.step()\n"}});
+  std::optional<ProjectPlan> pl = plan(p, "lib.py");
+  REQUIRE(pl);
+  CHECK(pl->single_file());
+  REQUIRE(pl->notes.size() == 1);
+  CHECK(pl->notes[0].find("no launched script") != std::string::npos);
+  std::string error;
+  Project q = make({{"empty.py", "x = 1\n"}});
+  CHECK_FALSE(plan(q, "empty.py", {}, &error));
+  CHECK(error == "no training or inference loop found in empty.py");
+}
+
+TEST_CASE("a summary stays within ten times its source") {
+  std::string code =
+      "import torch\nfrom .model import Net\nfrom .data import build_loader\n"
+      "class Trainer:\n"
+      "    def __init__(self, cfg):\n"
+      "        self.model = Net(cfg)\n"
+      "        self.opt = torch.optim.AdamW(self.model.parameters(), lr=cfg.lr)\n"
+      "        self.loader = build_loader(cfg)\n";
+  for (int i = 0; i < 40; ++i) {
+    code += "    def step_" + std::to_string(i) + "(self, batch):\n"
+            "        out = self.model(batch['x'])\n"
+            "        loss = torch.nn.functional.mse_loss(out, batch['y'])\n"
+            "        self.log('loss', loss.item())\n"
+            "        return loss\n";
+  }
+  SourceText src(code);
+  PythonParser parser;
+  FileFacts facts = build_facts(parser.parse(src.view()), src.view());
+  auto s = summarize(src, facts);
+  CHECK(s->effects.functions.size() == 41);
+  CHECK(summary_bytes(*s) < code.size() * 10);
+}
+
+TEST_CASE("the scan skips hidden, virtual-environment and build folders, and survives symlink loops") {
+  fs::path root = fs::temp_directory_path() / ("msprobe-scan-" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  for (const char* d : {"pkg", ".git", ".venv/lib", "venv", "build", "node_modules", "pkg/__pycache__", "src"})
+    fs::create_directories(root / d);
+  for (const char* f : {"pkg/a.py", "pkg/b.py", ".venv/lib/x.py", "venv/y.py", "build/z.py", "node_modules/n.py",
+                        "pkg/__pycache__/c.py", "top.py", "src/s.py", "pkg/readme.txt"})
+    std::ofstream(root / f) << "x = 1\n";
+  fs::create_directory_symlink(root, root / "pkg" / "loop");  // a symlink back to the root
+  ScanResult r = scan_project(root.string());
+  CHECK(r.files == std::vector<std::string>{"pkg/a.py", "pkg/b.py", "src/s.py", "top.py"});
+  CHECK(r.package_roots == std::vector<std::string>{"", "src"});
+  CHECK_FALSE(r.truncated);
+  ScanLimits few;
+  few.max_files = 2;
+  ScanResult t = scan_project(root.string(), few);
+  CHECK(t.files.size() == 2);
+  CHECK(t.truncated);
+  fs::remove_all(root);
+}
