@@ -99,7 +99,17 @@ bool is_inside_workspace(const std::string& path, const std::vector<std::string>
   return false;
 }
 
-bool atomic_write(const std::string& path, std::string_view bytes, std::string* error) {
+namespace {
+
+// A file written next to its target, not yet renamed over it.
+struct Staged {
+  std::string path;    // as given
+  std::string target;  // the file the rename replaces (a symlink's target)
+  std::string tmp;
+  std::string dir;
+};
+
+bool stage(const std::string& path, std::string_view bytes, Staged& out, std::string* error) {
   if (path.empty()) return set_error(error, "cannot write a file with an empty path");
   std::string target = path;
   struct stat st;
@@ -143,12 +153,48 @@ bool atomic_write(const std::string& path, std::string_view bytes, std::string* 
   int rc = ::close(fd);
   fd = -1;
   if (rc != 0) return fail("close failed");
-  if (::rename(tmp.c_str(), target.c_str()) != 0) return fail("rename failed");
+  out = {path, target, tmp, dir};
+  return true;
+}
+
+bool commit(const Staged& s, std::string* error) {
+  if (::rename(s.tmp.c_str(), s.target.c_str()) != 0) {
+    int err = errno;
+    ::unlink(s.tmp.c_str());
+    return set_error(error, "cannot write " + s.path + ": rename failed: " + errno_text(err));
+  }
   // Make the rename itself durable; a failure here does not undo the write.
-  int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  int dfd = ::open(s.dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dfd >= 0) {
     ::fsync(dfd);
     ::close(dfd);
+  }
+  return true;
+}
+
+}  // namespace
+
+bool atomic_write(const std::string& path, std::string_view bytes, std::string* error) {
+  Staged s;
+  return stage(path, bytes, s, error) && commit(s, error);
+}
+
+bool atomic_write_all(const std::vector<FileWrite>& files, std::string* error) {
+  std::vector<Staged> staged;
+  for (const FileWrite& f : files) {
+    Staged s;
+    if (!stage(f.path, f.bytes, s, error)) {
+      for (const Staged& t : staged) ::unlink(t.tmp.c_str());
+      return false;
+    }
+    staged.push_back(std::move(s));
+  }
+  for (std::size_t i = 0; i < staged.size(); ++i) {
+    if (commit(staged[i], error)) continue;
+    // Put back the files already replaced, drop the rest.
+    for (std::size_t j = 0; j < i; ++j) atomic_write(files[j].path, files[j].original);
+    for (std::size_t j = i + 1; j < staged.size(); ++j) ::unlink(staged[j].tmp.c_str());
+    return false;
   }
   return true;
 }

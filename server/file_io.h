@@ -19,6 +19,17 @@ namespace msprobe::server {
 // was, the temporary file is removed, and `error` (when given) says why.
 bool atomic_write(const std::string& path, std::string_view bytes, std::string* error = nullptr);
 
+struct FileWrite {
+  std::string path;
+  std::string bytes;
+  std::string original;  // what the file held: put back if a later file of the set fails
+};
+// atomic_write for a set of files, all or none: every new content is written
+// to its temporary file first (any failure there changes nothing); then the
+// renames. Should a rename fail, the files already replaced get their
+// original bytes back.
+bool atomic_write_all(const std::vector<FileWrite>& files, std::string* error = nullptr);
+
 // The canonical form of an absolute path, resolving symlinks, "." and "..".
 // Components that do not exist yet are appended to the resolved nearest
 // existing ancestor (so a file about to be created can be checked). Returns ""

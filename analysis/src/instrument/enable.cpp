@@ -4,6 +4,7 @@
 #include <regex>
 
 #include "block_edits.h"
+#include "call_graph.h"
 #include "context.h"
 #include "msprobe/analysis/instrument.h"
 #include "msprobe/analysis/plan.h"
@@ -176,6 +177,27 @@ std::optional<DumpPlan> choose_plan(const SourceText& src, const FileFacts& f, s
   return plan;
 }
 
+// A name for a new debugger that the file does not use yet.
+std::string fresh_debugger_name(const EnableContext& c) {
+  std::string dbg;
+  for (int i = 0;; ++i) {
+    dbg = i == 0 ? "debugger" : i == 1 ? "msprobe_debugger" : "msprobe_debugger_" + std::to_string(i);
+    if (!identifier_used(c.root, c.src.view(), dbg)) return dbg;
+  }
+}
+
+// `lines` as the first statements of function `fn` (after its docstring).
+std::optional<Edit> function_top_edit(const EnableContext& c, int fn, const std::vector<std::string>& lines) {
+  std::optional<uint32_t> after = function_top_line(c.src, c.f, fn);
+  if (!after) return std::nullopt;
+  const Function& d = c.f.functions[static_cast<std::size_t>(fn)];
+  for (const Statement& st : c.f.statements) {
+    if (st.parent_block_owner != d.statement) continue;
+    return c.layout.lines_after(*after, c.layout.indent_of(st.line), lines);
+  }
+  return std::nullopt;
+}
+
 struct Insertion {
   TSNode stmt;
   bool after = false;  // after the statement's last line, else before its first
@@ -251,13 +273,19 @@ InstrumentResult enable_dump(const SourceText& src, const Analysis& a, const Ins
                        " shares its line with other code; move it out of the loop first", r;
     dbg = construct_inside->bound_to.empty() ? ctor : construct_inside->bound_to;
     import_ctor = import_ctor && dbg == ctor;
+  } else if (opts.construct == InstrumentOptions::Construct::Elsewhere) {
+    dbg = ctor;  // the entry builds the singleton: start/stop/step are its classmethods
+    add_seed = import_seed = false;  // and seed_all() runs there
   } else {
     new_construct = true;
-    for (int i = 0;; ++i) {
-      dbg = i == 0 ? "debugger" : i == 1 ? "msprobe_debugger" : "msprobe_debugger_" + std::to_string(i);
-      if (!identifier_used(c.root, src.view(), dbg)) break;
-    }
+    dbg = fresh_debugger_name(c);
   }
+  // A construction at the top of a worker function whose loop is in another
+  // function: the loop reaches the singleton through the classmethods.
+  const bool in_function = opts.construct == InstrumentOptions::Construct::InFunction && new_construct;
+  if (in_function && (opts.construct_function < 0 || static_cast<std::size_t>(opts.construct_function) >= f.functions.size()))
+    return r.error = "no function to build the debugger in", r;
+  const std::string recv = in_function && !function_within(f, loop.function, opts.construct_function) ? ctor : dbg;
 
   // ----- the module block: import, seed_all(), construction -----
   EditGroup setup{"msProbe: import and debugger", false, {}};
@@ -323,6 +351,19 @@ InstrumentResult enable_dump(const SourceText& src, const Analysis& a, const Ins
   } else if (moved) {
     if (!top_lines.empty()) setup.edits.push_back(module_block_edit(c, *plan, loop_stmt, top_lines));
     construct_group.push_back(module_block_edit(c, *plan, loop_stmt, construct_lines));
+  } else if (in_function) {
+    // The import at module level; seed_all() and the construction first in the worker.
+    std::vector<std::string> fn_lines;
+    if (add_seed) {
+      fn_lines.push_back(top_lines.back());
+      top_lines.pop_back();
+    }
+    for (const std::string& l : construct_lines) fn_lines.push_back(l);
+    if (!top_lines.empty()) setup.edits.push_back(module_block_edit(c, *plan, loop_stmt, top_lines));
+    std::optional<Edit> e = function_top_edit(c, opts.construct_function, fn_lines);
+    if (!e) return r.error = "the body of " + f.functions[static_cast<std::size_t>(opts.construct_function)].name +
+                             "() shares its line with the def; put it on lines of its own first", r;
+    setup.edits.push_back(std::move(*e));
   } else {
     for (const std::string& l : construct_lines) top_lines.push_back(l);
     if (!top_lines.empty()) setup.edits.push_back(module_block_edit(c, *plan, loop_stmt, top_lines));
@@ -337,8 +378,8 @@ InstrumentResult enable_dump(const SourceText& src, const Analysis& a, const Ins
   EditGroup points{"msProbe: start/stop/step in loop at " + loop_label, false, {}};
   std::string model = plan->model;
   if (!model.empty() && assigned_from_llm(f, model)) model.clear();  // an LLM is not an nn.Module
-  const std::string start_call = dbg + ".start(" + model + ")";
-  const std::string stop_call = dbg + ".stop()", step_call = dbg + ".step()";
+  const std::string start_call = recv + ".start(" + model + ")";
+  const std::string stop_call = recv + ".stop()", step_call = recv + ".step()";
   std::vector<TSNode> kept;
   for (TSNode s : stmts) {
     if (!(moved && node_range(s) == moved->range)) kept.push_back(s);
@@ -425,6 +466,76 @@ InstrumentResult enable_dump(const SourceText& src, const Analysis& a, const Ins
                                : "enable the msProbe dump in the " + std::string(role) + " loop at " + loop_label;
   if (model.empty() && !start_in_loop)
     r.notes.push_back("start() has no model: fine for level L1; L0/mix need start(model=<the nn.Module>)");
+  return r;
+}
+
+InstrumentResult enable_construction(const SourceText& src, const Analysis& a, const InstrumentOptions& opts) {
+  InstrumentResult r;
+  if (std::string why = parse_refusal(a); !why.empty()) return r.error = why, r;
+  const FileFacts& f = a.facts;
+  const bool in_function = opts.construct == InstrumentOptions::Construct::InFunction;
+  if (in_function && (opts.construct_function < 0 || static_cast<std::size_t>(opts.construct_function) >= f.functions.size()))
+    return r.error = "no function to build the debugger in", r;
+  EnableContext c(src, a);
+
+  // A construction that runs in the target process already: anywhere in a
+  // script; inside the worker when the worker is the entry.
+  bool constructed = false, has_seed = false;
+  const DumpStatement* existing = nullptr;  // its statement, when it is one of its own
+  for (const MsprobeUse& u : f.msprobe) {
+    if (u.kind == MsprobeKind::SeedAll) has_seed = true;
+    if (u.kind != MsprobeKind::Construct || constructed) continue;
+    int fn = u.call >= 0 ? f.calls[static_cast<std::size_t>(u.call)].function : -1;
+    if (in_function && !(fn >= 0 && function_within(f, fn, opts.construct_function))) continue;
+    constructed = true;
+    for (const DumpStatement& d : c.dumps) {
+      if (d.kind == MsprobeKind::Construct && inside(u.range, d.range)) existing = &d;
+    }
+  }
+  std::string ctor = bound_name(f, "PrecisionDebugger");
+  bool import_ctor = ctor.empty() && !constructed;
+  if (ctor.empty()) ctor = "PrecisionDebugger";
+  std::string seed = bound_name(f, "seed_all");
+  bool seed_taken = seed.empty() && f.aliases.count("seed_all");
+  bool add_seed = !has_seed && !seed_taken;
+  bool import_seed = add_seed && seed.empty();
+  if (seed.empty()) seed = "seed_all";
+
+  EditGroup setup{"msProbe: import and debugger", false, {}};
+  std::vector<std::string> names, module_lines, first_lines;
+  if (import_seed) names.push_back("seed_all");
+  if (import_ctor) names.push_back("PrecisionDebugger");
+  if (!names.empty()) {
+    if (const DumpStatement* ext = extendable_import(c)) setup.edits.push_back({{ext->range.end, ext->range.end}, ", " + join(names, ", ")});
+    else module_lines.push_back("from msprobe.pytorch import " + join(names, ", "));
+  }
+  if (add_seed && existing && existing->owns_lines) {
+    setup.edits.push_back(c.layout.lines_before(existing->first_line, c.layout.indent_of(existing->first_line), {seed + "()"}));
+  } else if (add_seed) {
+    first_lines.push_back(seed + "()");
+  }
+  if (!constructed)
+    first_lines.push_back(fresh_debugger_name(c) + " = " + ctor + "(config_path=" + python_string(opts.config_path) + ")");
+  auto module_block = [&](const std::vector<std::string>& lines) {
+    std::optional<uint32_t> end = import_block_end(f);
+    return end ? c.layout.lines_after(*end, "", lines) : c.layout.lines_at_top(lines);
+  };
+  if (in_function) {
+    if (!module_lines.empty()) setup.edits.push_back(module_block(module_lines));
+    if (!first_lines.empty()) {
+      std::optional<Edit> e = function_top_edit(c, opts.construct_function, first_lines);
+      if (!e) return r.error = "the body of " + f.functions[static_cast<std::size_t>(opts.construct_function)].name +
+                               "() shares its line with the def; put it on lines of its own first", r;
+      setup.edits.push_back(std::move(*e));
+    }
+  } else {
+    for (const std::string& l : first_lines) module_lines.push_back(l);
+    if (!module_lines.empty()) setup.edits.push_back(module_block(module_lines));
+  }
+  if (!setup.edits.empty()) r.groups.push_back(std::move(setup));
+  std::string where = in_function ? "at the top of " + f.functions[static_cast<std::size_t>(opts.construct_function)].name + "()"
+                                  : "after the imports";
+  r.summary = r.groups.empty() ? "the debugger is already built " + where : "build the msProbe debugger " + where;
   return r;
 }
 

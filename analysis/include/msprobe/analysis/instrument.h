@@ -41,6 +41,17 @@ struct InstrumentResult {
 struct InstrumentOptions {
   std::string config_path = "./config.json";  // written into PrecisionDebugger(config_path=...)
   std::optional<uint32_t> loop_line;           // 0-based header line of the loop to instrument
+
+  // Where a new PrecisionDebugger(...) goes (msprobe-facts §2.1: in the
+  // process that runs the loop, as early as possible).
+  enum class Construct {
+    AfterImports,  // at module level, after the import block (a script run as is)
+    InFunction,    // at the top of `construct_function` (a worker started in new processes)
+    Elsewhere,     // in another file (the entry of the process): the loop's file calls the
+                   // singleton's classmethods, PrecisionDebugger.start()/stop()/step()
+  };
+  Construct construct = Construct::AfterImports;
+  int construct_function = -1;  // InFunction: index into FileFacts::functions
 };
 
 // The file's own lines that comment the dump out (`disable_dump`) start with
@@ -93,6 +104,13 @@ std::optional<RunnerTarget> vllm_runner_target(const SourceText& source, const A
 // of the iteration (or a try/finally, whichever is the smaller correct edit).
 // Idempotent: only what is missing is added.
 InstrumentResult enable_dump(const SourceText& source, const Analysis& analysis, const InstrumentOptions& options);
+
+// The entry side of a multi-file dump: the import, seed_all() and the
+// construction, after the import block (Construct::AfterImports) or at the top
+// of `construct_function` (Construct::InFunction), without any loop edit.
+// Nothing is added that the file already has.
+InstrumentResult enable_construction(const SourceText& source, const Analysis& analysis,
+                                     const InstrumentOptions& options);
 
 // Community vLLM: construct in __init__, start(model=self.model) at the entry
 // of execute_model, stop()/step() in a finally.
