@@ -12,6 +12,8 @@
 #include "msprobe/analysis/analyzer.h"
 #include "msprobe/analysis/dynamo.h"
 #include "msprobe/analysis/plan.h"
+#include "msprobe/analysis/project.h"
+#include "cli/project_cli.h"
 
 namespace msprobe::cli {
 namespace {
@@ -45,8 +47,69 @@ std::string join(const json& lines) {
   return out;
 }
 
+// The plan's dump points as JSON and text lines (lines 1-based).
+void describe_points(const an::DumpPlan& plan, const an::FileFacts& f, json& p, std::vector<std::string>& t) {
+  p["start_before_line"] = plan.start_before_line + 1;
+  p["stop_step_after_line"] = plan.stop_step_after_line + 1;
+  p["role"] = an::to_string(plan.role);
+  p["model"] = plan.model.empty() ? json(nullptr) : json(plan.model);
+  p["models"] = plan.models;
+  json exits = json::array();
+  for (const an::EarlyExit& x : plan.exits) exits.push_back({{"line", x.line + 1}, {"kind", x.kind}});
+  p["early_exits"] = exits;
+  p["debugger"] = plan.debugger_name.empty() ? json(nullptr) : json(plan.debugger_name);
+  (void)f;
+  t.push_back("plan: start before line " + std::to_string(plan.start_before_line + 1));
+  t.push_back("plan: stop/step after line " + std::to_string(plan.stop_step_after_line + 1));
+  for (const an::EarlyExit& x : plan.exits)
+    t.push_back("plan: stop/step also before the " + x.kind + " at line " + std::to_string(x.line + 1));
+}
+
+// The plan of a multi-file project: where the loop is, which entry reaches
+// it, where the construction goes.
+void explain_project_plan(const an::ProjectPlan& plan, const an::FileFacts& loop_facts, json& j,
+                          std::vector<std::string>& t) {
+  const an::Loop& loop = loop_facts.loops[static_cast<std::size_t>(plan.loop.loop)];
+  json p;
+  p["entry_file"] = plan.entry.construct_file;
+  p["loop_file"] = plan.loop_file;
+  p["loop_line"] = loop.line + 1;
+  p["construct_after_line"] = plan.construct_after_line ? *plan.construct_after_line + 1 : 0;
+  p["construct_in_function"] = plan.entry.worker.empty() ? json(nullptr) : json(plan.entry.worker);
+  p["import_after_line"] = plan.loop.import_after_stmt >= 0 ? plan.loop.import_after_line + 1 : 0;
+  describe_points(plan.loop, loop_facts, p, t);
+  t.insert(t.end() - static_cast<std::ptrdiff_t>(2 + plan.loop.exits.size()),
+           "plan: loop " + std::to_string(loop.line + 1) + " of " + plan.loop_file + " (" + an::to_string(plan.loop.role) +
+               "), start(" + (plan.loop.model.empty() ? std::string() : "model=" + plan.loop.model) + ")");
+  std::string where = plan.entry.worker.empty()
+                          ? (plan.construct_after_line ? "after line " + std::to_string(*plan.construct_after_line + 1)
+                                                       : std::string("at the top"))
+                          : "at the top of " + plan.entry.worker + "(), after line " +
+                                std::to_string(*plan.construct_after_line + 1);
+  t.push_back("plan: construct the debugger in " + plan.entry.construct_file + " " + where);
+  json entries = json::array();
+  for (const an::ProjectEntry& e : plan.entries) {
+    json o{{"file", e.file}, {"construct_file", e.construct_file}, {"path", e.path}};
+    o["worker"] = e.worker.empty() ? json(nullptr) : json(e.worker);
+    entries.push_back(o);
+    std::string path;
+    for (const std::string& s : e.path) path += (path.empty() ? "" : " -> ") + s;
+    t.push_back("plan: entry " + e.file + (e.worker.empty() ? "" : " (worker " + e.worker + "())") + ": " + path);
+  }
+  p["entries"] = entries;
+  json missing = json::array();
+  if (!plan.loop.has_start) missing.push_back("start");
+  if (!plan.loop.has_stop) missing.push_back("stop");
+  if (!plan.loop.has_step) missing.push_back("step");
+  p["missing"] = missing;
+  p["notes"] = plan.notes;
+  for (const std::string& n : plan.notes) t.push_back("plan: note: " + n);
+  j["plan"] = p;
+}
+
 Explained explain(const std::string& path, const an::SourceText& src, const an::FileFacts& f,
-                  std::optional<uint32_t> loop_line) {
+                  std::optional<uint32_t> loop_line, const an::ProjectPlan* project_plan = nullptr,
+                  const an::FileFacts* project_loop_facts = nullptr, const std::string& project_error = "") {
   Explained e;
   auto& t = e.text;
   json j;
@@ -141,8 +204,12 @@ Explained explain(const std::string& path, const an::SourceText& src, const an::
   }
   j["msprobe"] = msprobe;
 
-  std::optional<an::DumpPlan> plan = an::plan_dump(src, f, loop_line);
-  if (plan && plan->needed()) {
+  std::optional<an::DumpPlan> plan = project_plan ? std::nullopt : an::plan_dump(src, f, loop_line);
+  if (project_plan) {
+    explain_project_plan(*project_plan, *project_loop_facts, j, t);
+  } else if (!project_error.empty()) {
+    t.push_back("plan: none (" + project_error + ")");
+  } else if (plan && plan->needed()) {
     json p;
     p["loop_line"] = f.loops[static_cast<std::size_t>(plan->loop)].line + 1;
     p["import_after_line"] = plan->import_after_stmt >= 0 ? plan->import_after_line + 1 : 0;
@@ -239,7 +306,7 @@ int run_explain(const Args& args) {
   if (!args.errors.empty() || args.positional.empty() || (format != "text" && format != "json")) {
     for (const auto& err : args.errors) std::cerr << "msprobe-lsp explain: " << err << "\n";
     if (format != "text" && format != "json") std::cerr << "msprobe-lsp explain: --format must be text or json\n";
-    std::cerr << "usage: msprobe-lsp explain [--format text|json] [--loop LINE] FILE...\n";
+    std::cerr << "usage: msprobe-lsp explain [--format text|json] [--loop LINE] [--project ROOT [--entry ENTRY]] FILE...\n";
     return 2;
   }
   std::optional<uint32_t> loop_line;
@@ -270,7 +337,34 @@ int run_explain(const Args& args) {
       rc = 2;
       continue;
     }
-    Explained e = explain(path, src, a.facts, loop_line);
+    Explained e;
+    if (args.has("--project")) {
+      CliProject project = load_project(path, args.get("--project"));
+      if (!project.error.empty()) {
+        std::cerr << "msprobe-lsp explain: " << project.error << "\n";
+        rc = 2;
+        continue;
+      }
+      std::shared_ptr<const an::ModuleSummary> summary = an::summarize(src, a.facts);
+      an::derive_loops_in_project(src, a.facts, *project.snapshot, project.rel, *summary);
+      an::ProjectPlanOptions po;
+      po.loop_line = loop_line;
+      if (args.has("--entry")) po.entry = project_file(project, args.get("--entry"));
+      std::string why;
+      std::optional<an::ProjectPlan> plan = an::plan_project(*project.snapshot, project.rel, project.read, po, &why);
+      an::FileFacts loop_facts;
+      if (plan && plan->loop_file != project.rel) {
+        an::SourceText loop_src(project.read(plan->loop_file).value_or(""));
+        an::Analysis la = an::analyze(parser, loop_src, options);
+        std::shared_ptr<const an::ModuleSummary> ls = an::summarize(loop_src, la.facts);
+        an::derive_loops_in_project(loop_src, la.facts, *project.snapshot, plan->loop_file, *ls);
+        loop_facts = std::move(la.facts);
+      }
+      const an::FileFacts& lf = plan && plan->loop_file != project.rel ? loop_facts : a.facts;
+      e = explain(path, src, a.facts, loop_line, plan ? &*plan : nullptr, &lf, plan ? "" : why);
+    } else {
+      e = explain(path, src, a.facts, loop_line);
+    }
     if (format == "json") {
       all.push_back(std::move(e.j));
     } else {

@@ -6,19 +6,25 @@
 
 #include "cli.h"
 #include "file_io.h"
+#include "cli/project_cli.h"
 #include "cli/unified_diff.h"
 #include "config_lookup.h"
 #include "msprobe/analysis/instrument.h"
+#include "msprobe/analysis/project_instrument.h"
 
 namespace msprobe::cli {
 namespace {
 
 constexpr const char* kInstrumentUsage =
-    "usage: msprobe-lsp enable FILE [--loop LINE] [--config PATH] [--diff | --write]\n"
-    "       msprobe-lsp disable FILE [--diff | --write]\n"
-    "       msprobe-lsp remove FILE [--diff | --write]\n"
-    "Without --diff or --write the edited file goes to stdout; the file itself is only\n"
-    "changed with --write (atomically: a temporary file renamed over it).\n";
+    "usage: msprobe-lsp enable FILE [--project ROOT] [--entry ENTRY] [--loop LINE] [--config PATH] [--diff | --write]\n"
+    "       msprobe-lsp disable FILE [--project ROOT] [--entry ENTRY] [--diff | --write]\n"
+    "       msprobe-lsp remove FILE [--project ROOT] [--entry ENTRY] [--diff | --write]\n"
+    "FILE is the script that is launched or the file holding the loop; the edits span the\n"
+    "loop's file and the entry of the process that runs it (ROOT: --project, else the\n"
+    "nearest folder with .git, pyproject.toml, setup.py or setup.cfg, else FILE's folder).\n"
+    "Without --diff or --write the edited file goes to stdout (every edited file, each\n"
+    "after a '# ==> PATH <==' line, when there are several); files are only changed with\n"
+    "--write, all of them atomically or none.\n";
 
 }  // namespace
 
@@ -35,43 +41,77 @@ int run_instrument(const std::string& command, const Args& args) {
     return usage("--loop and --config are options of enable");
   const std::string& path = args.positional.front();
 
-  analysis::InstrumentOptions options;
+  analysis::ProjectPlanOptions plan_options;
   if (args.has("--loop")) {
     const std::string v = args.get("--loop");
     char* end = nullptr;
     long line = std::strtol(v.c_str(), &end, 10);
     if (v.empty() || *end != '\0' || line < 1) return usage("--loop needs a line number (1-based)");
-    options.loop_line = static_cast<uint32_t>(line - 1);
+    plan_options.loop_line = static_cast<uint32_t>(line - 1);
   }
-  options.config_path = server::config_path_for(path, args.get("--config", server::kDefaultConfigPath));
-
-  std::string text, error;
-  if (!read_file(path, text, error)) {
-    std::cerr << "msprobe-lsp " << command << ": " << error << "\n";
-    return 2;
-  }
-  analysis::SourceText source(text);
-  analysis::PythonParser parser;
-  analysis::Analysis a = analysis::analyze(parser, source, analysis_options(args));
-  analysis::InstrumentResult r = command == "enable"    ? analysis::enable(source, a, options)
-                                 : command == "disable" ? analysis::disable_dump(source, a)
-                                                        : analysis::remove_dump(source, a);
-  if (!r.ok()) {
-    std::cerr << "msprobe-lsp " << command << ": " << path << ": " << r.error << "\n";
-    return 1;
-  }
-  for (const std::string& note : r.notes) std::cerr << path << ": note: " << note << "\n";
-  std::string result = analysis::apply_edits(text, r.all_edits());
-  if (args.has("--diff")) {
-    std::cout << unified_diff(text, result, "a/" + path, "b/" + path);
-  } else if (args.has("--write")) {
-    if (result != text && !server::atomic_write(path, result, &error)) {
-      std::cerr << "msprobe-lsp " << command << ": " << error << " (the file is unchanged)\n";
+  {
+    std::string text, error;
+    if (!read_file(path, text, error)) {
+      std::cerr << "msprobe-lsp " << command << ": " << error << "\n";
       return 2;
     }
-    std::cerr << path << ": " << (result == text ? "unchanged: " : "") << r.summary << "\n";
+  }
+  CliProject project = load_project(path, args.get("--project"));
+  if (!project.error.empty()) {
+    std::cerr << "msprobe-lsp " << command << ": " << project.error << "\n";
+    return 2;
+  }
+  if (args.has("--entry")) {
+    plan_options.entry = project_file(project, args.get("--entry"));
+    if (plan_options.entry.empty()) return usage("--entry " + args.get("--entry") + " is not a file of the project " + project.root);
+  }
+
+  analysis::ProjectEditResult r;
+  if (command == "enable") {
+    analysis::InstrumentOptions options;
+    // The config is looked up next to the file that builds the debugger.
+    std::string why;
+    std::optional<analysis::ProjectPlan> plan =
+        analysis::plan_project(*project.snapshot, project.rel, project.read, plan_options, &why);
+    std::string entry = plan ? project_path(project, plan->entry.construct_file) : path;
+    options.config_path = server::config_path_for(entry, args.get("--config", server::kDefaultConfigPath));
+    r = analysis::enable_in_project(*project.snapshot, project.rel, project.read, plan_options, options);
   } else {
-    std::cout << result;
+    r = analysis::dump_off_in_project(*project.snapshot, project.rel, project.read, plan_options,
+                                      command == "disable" ? analysis::DumpOffMode::Disable : analysis::DumpOffMode::Remove);
+  }
+  if (!r.ok()) {
+    std::cerr << "msprobe-lsp " << command << ": " << (r.error.rfind(project.rel + ":", 0) == 0 ? "" : path + ": ") << r.error
+              << "\n";
+    return 1;
+  }
+  for (const std::string& note : r.notes) std::cerr << "note: " << note << "\n";
+
+  std::vector<server::FileWrite> writes;
+  for (const analysis::FileEdits& f : r.files) {
+    std::string result = analysis::apply_edits(f.text, f.result.all_edits());
+    if (result != f.text) writes.push_back({project_path(project, f.file), std::move(result), f.text});
+  }
+  auto rel_of = [&](const server::FileWrite& w) { return analysis::project_relative(project.root, w.path); };
+  if (args.has("--diff")) {
+    for (const server::FileWrite& w : writes) std::cout << unified_diff(w.original, w.bytes, "a/" + rel_of(w), "b/" + rel_of(w));
+  } else if (args.has("--write")) {
+    std::string error;
+    if (!server::atomic_write_all(writes, &error)) {
+      std::cerr << "msprobe-lsp " << command << ": " << error << " (no file was changed)\n";
+      return 2;
+    }
+    std::cerr << path << ": " << (writes.empty() ? "unchanged: " : "") << r.summary << "\n";
+  } else if (writes.size() <= 1 && (writes.empty() || rel_of(writes.front()) == project.rel)) {
+    if (writes.empty()) {
+      std::string text, error;
+      read_file(path, text, error);
+      std::cout << text;
+    } else {
+      std::cout << writes.front().bytes;
+    }
+  } else {
+    for (const server::FileWrite& w : writes) std::cout << "# ==> " << rel_of(w) << " <==\n" << w.bytes;
   }
   return 0;
 }
