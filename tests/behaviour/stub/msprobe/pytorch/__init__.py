@@ -9,6 +9,9 @@ environment variable ``MSPROBE_STUB_LOG`` (nothing is written when it is unset):
     {"call": "stop"}
     {"call": "step", "step": 1}
 
+Each line also carries the recording process's ``pid``, so a multi-process
+run can be checked per process.
+
 Behaviour copied from the real tool's documented contract (not its code):
 - ``PrecisionDebugger(config_path=None, task=None, dump_path=None, level=None, step=None)``;
   there is no ``model`` parameter, so ``model=`` raises TypeError as in 26.x.
@@ -41,7 +44,7 @@ def _record(call, **fields):
     path = os.environ.get("MSPROBE_STUB_LOG")
     if not path:
         return
-    entry = {"call": call}
+    entry = {"call": call, "pid": os.getpid()}
     entry.update(fields)
     with open(path, "a", encoding="utf-8") as f:
         f.write(json.dumps(entry, sort_keys=True) + "\n")

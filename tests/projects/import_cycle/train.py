@@ -1,0 +1,4 @@
+import engine
+
+if __name__ == "__main__":
+    engine.main()

@@ -1,0 +1,1 @@
+"""A package launched with `python -m app.train`."""

@@ -1,0 +1,4 @@
+from .train_loop import HookBase, TrainerBase
+from .simple import SimpleTrainer
+
+__all__ = ["HookBase", "TrainerBase", "SimpleTrainer"]

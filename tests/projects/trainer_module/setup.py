@@ -1,0 +1,3 @@
+from setuptools import setup
+
+setup(name="mingpt-like", packages=["mingpt"])
