@@ -210,8 +210,13 @@ void LanguageServer::slim_idle_snapshots() {
 
 // A request cancelled while it waits is answered -32800 by dispatch(); its
 // waiter still runs later, and its reply is then ignored.
-void LanguageServer::with_current_analysis(Document& doc, const json& /*request_id*/,
-                                           std::function<void(const SnapshotPtr&)> fn, bool need_facts) {
+void LanguageServer::with_current_analysis(Document& doc, const Call& c,
+                                           std::function<void(const AnalysisSnapshot&)> answer, bool need_facts) {
+  // Every snapshot carries its text (start_job), so one without is void as well.
+  auto fn = [fail = c.fail, answer = std::move(answer)](const SnapshotPtr& snap) {
+    if (!snap || !snap->source) return fail(ErrorCode::ContentModified, "The document changed; ask again");
+    answer(*snap);
+  };
   touch(doc);
   bool current = doc.latest && doc.latest->version == doc.version;
   if (current && !(doc.latest->slim && need_facts)) {
