@@ -76,7 +76,7 @@ json LanguageServer::quick_fixes(const Document& doc, const json& diagnostics) c
     }
     analysis::ByteRange r{static_cast<uint32_t>(at), static_cast<uint32_t>(at)};
     LspEditGroup group{"msProbe: ignore " + code + " for this line", false,
-                       json::array({{{"range", to_range(doc.text, r, encoding_)}, {"newText", insert}}})};
+                       to_text_edits(doc.text, {analysis::Edit{r, insert}}, encoding_)};
     actions.push_back({{"title", "msProbe (" + code + "): ignore for this line"},
                        {"kind", "quickfix"},
                        {"diagnostics", json::array({d})},
