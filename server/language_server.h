@@ -73,8 +73,6 @@ class LanguageServer {
   void watch_parent(int pid);
 
   State state() const { return state_; }
-  // No analysis queued or running, every result posted to the io_context.
-  bool analysis_idle() const { return worker_.idle(); }
   std::size_t run_pending_analysis() { return worker_.run_pending(); }
   int exit_code() const { return exit_code_; }
   // Never start the environment probe (a child process), whatever the
