@@ -16,7 +16,7 @@
 
 #include "bindings.h"
 #include "derive.h"
-#include "text_match.h"
+#include "msprobe/analysis/text_match.h"
 
 namespace msprobe::analysis {
 namespace {

@@ -6,14 +6,13 @@
 
 #include "file_io.h"
 #include "language_server.h"
+#include "msprobe/analysis/text_match.h"
 #include "uri.h"
 
 namespace msprobe::server {
 namespace {
 
-bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
+using analysis::ends_with;
 
 DocumentKind kind_of(const std::string& language_id, const std::string& uri) {
   if (language_id == "python" || ends_with(uri, ".py") || ends_with(uri, ".pyw")) return DocumentKind::Python;

@@ -1,6 +1,6 @@
 // Line layout and tree navigation for the dump-point edits.
 #include "layout.h"
-#include "text_match.h"
+#include "msprobe/analysis/text_match.h"
 
 #include <algorithm>
 
