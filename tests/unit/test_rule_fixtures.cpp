@@ -17,8 +17,9 @@
 // `name.fixed.py`. Within one round the findings are taken in position order
 // and a fix whose edits overlap an edit already taken waits; the result is
 // analysed again and fixed again until no preferred fix is left (at most 10
-// rounds), as a "fix all" would. MSPROBE_UPDATE_EXPECT=1 rewrites the
-// `.fixed.py` files (create an empty one to start a new pair).
+// rounds), as a "fix all" would. MSPROBE_UPDATE_EXPECT=1
+// rewrites the `.fixed.py` files that differ and fails (golden.h); create an
+// empty one to start a new pair.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -28,6 +29,7 @@
 #include <regex>
 #include <sstream>
 
+#include "golden.h"
 #include "msprobe/analysis/analyzer.h"
 
 namespace fs = std::filesystem;
@@ -155,6 +157,8 @@ std::string apply_preferred_fixes(PythonParser& parser, std::string text, const 
   return text;
 }
 
+fs::path fixed_path_of(fs::path file) { return file.replace_extension(".fixed.py"); }
+
 }  // namespace
 
 TEST_CASE("rule fixtures") {
@@ -168,6 +172,18 @@ TEST_CASE("rule fixtures") {
   std::sort(files.begin(), files.end());
   REQUIRE(files.size() >= 2);
   PythonParser parser;
+  static bool updated = false;  // once, not again when Catch re-enters for each section
+  if (golden::update_mode() && !updated) {
+    updated = true;
+    std::size_t rewritten = 0;
+    for (const auto& file : files) {
+      if (!fs::exists(fixed_path_of(file))) continue;
+      SourceText src(read(file));
+      rewritten += golden::write_if_changed(fixed_path_of(file),
+                                            apply_preferred_fixes(parser, src.text(), parse_options(src)));
+    }
+    golden::report(rewritten);
+  }
   for (const auto& file : files) {
     DYNAMIC_SECTION(fs::relative(file, root).string()) {
       SourceText src(read(file));
@@ -204,14 +220,9 @@ TEST_CASE("rule fixtures") {
       CHECK(unexpected.empty());
       CHECK(missing.empty());
 
-      fs::path fixed_path = file;
-      fixed_path.replace_extension(".fixed.py");
+      fs::path fixed_path = fixed_path_of(file);
       if (fs::exists(fixed_path)) {
         std::string fixed = apply_preferred_fixes(parser, src.text(), parse_options(src));
-        const char* update = std::getenv("MSPROBE_UPDATE_EXPECT");
-        if (update && std::string(update) == "1") {
-          std::ofstream(fixed_path, std::ios::binary) << fixed;
-        }
         INFO("fixes of " << file.string() << " differ from " << fixed_path.string()
                          << " (regenerate with MSPROBE_UPDATE_EXPECT=1)");
         CHECK(fixed == read(fixed_path));
