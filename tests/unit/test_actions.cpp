@@ -16,6 +16,7 @@
 #include "msprobe/analysis/analyzer.h"
 #include "msprobe/analysis/fix_all.h"
 #include "msprobe/analysis/instrument.h"
+#include "unbounded_parser.h"
 
 namespace fs = std::filesystem;
 using namespace msprobe::analysis;
@@ -42,7 +43,7 @@ struct Outcome {
 };
 
 Outcome run(const std::string& action, const std::string& text, const std::vector<std::string>& args = {}) {
-  PythonParser parser;
+  test_support::UnboundedParser parser;
   SourceText src(text);
   Analysis a = analyze(parser, src, AnalysisOptions{});
   InstrumentOptions opts;
@@ -63,7 +64,7 @@ Outcome run(const std::string& action, const std::string& text, const std::vecto
 
 // No ERROR or MISSING node anywhere.
 bool parses_clean(const std::string& text) {
-  PythonParser parser;
+  test_support::UnboundedParser parser;
   SourceText src(text);
   Analysis a = analyze(parser, src, AnalysisOptions{});
   return a.tree && a.facts.syntax_errors.empty();

@@ -10,6 +10,7 @@
 #include <cstdlib>
 
 #include "analysis_worker.h"
+#include "unbounded_parser.h"
 
 using namespace msprobe;
 using namespace msprobe::server;
@@ -27,6 +28,8 @@ AnalysisJob job(const std::string& uri, int version, const analysis::SourceText&
   j.edits = std::move(edits);
   j.reset_tree = reset;
   j.test_delay_ms = delay_ms;
+  // Only the budget test below is about the parse budget.
+  j.parse_timeout_micros = test_support::kUnboundedParseMicros;
   return j;
 }
 

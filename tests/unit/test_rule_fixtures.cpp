@@ -34,6 +34,7 @@
 
 #include "golden.h"
 #include "msprobe/analysis/analyzer.h"
+#include "unbounded_parser.h"
 
 namespace fs = std::filesystem;
 using namespace msprobe::analysis;
@@ -185,7 +186,7 @@ TEST_CASE("rule fixtures") {
   }
   std::sort(files.begin(), files.end());
   REQUIRE(files.size() >= 2);
-  PythonParser parser;
+  test_support::UnboundedParser parser;
   static bool updated = false;  // once, not again when Catch re-enters for each section
   if (golden::update_mode() && !updated) {
     updated = true;
@@ -264,7 +265,7 @@ TEST_CASE("fix-all keeps the corpus valid Python") {
   const char* keep = std::getenv("MSPROBE_FIXED_CORPUS_DIR");
   fs::path out = keep ? fs::path(keep) : fs::temp_directory_path() / "msprobe_fixed_corpus";
   fs::create_directories(out);
-  PythonParser parser;
+  test_support::UnboundedParser parser;
   std::vector<fs::path> scripts;
   for (auto& e : fs::directory_iterator(corpus)) {
     if (e.path().extension() == ".py") scripts.push_back(e.path());
