@@ -28,7 +28,8 @@ function(_msprobe_fetch_npm_package spec sha512 dest_name)
   find_program(NPM_EXECUTABLE npm)
   if(NOT NPM_EXECUTABLE)
     message(FATAL_ERROR "npm is needed once to fetch ${spec} (tree-sitter sources). "
-                        "Install Node.js/npm, or run scripts/fetch-tree-sitter.sh on a machine that has it.")
+                        "Install Node.js/npm (scripts/setup.sh build does), or point MSPROBE_DEPS_DIR "
+                        "at the third_party/ folder of a checkout that has been configured once.")
   endif()
   set(tmp "${MSPROBE_DEPS_DIR}/.fetch-${dest_name}")
   file(REMOVE_RECURSE "${tmp}")

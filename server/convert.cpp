@@ -147,6 +147,25 @@ json to_workspace_edit(const SourceText& src, const std::vector<analysis::EditGr
   return make_workspace_edit(to_lsp_groups(src, groups, o.encoding), o);
 }
 
+json create_file_edit(const std::string& uri, const std::string& text) {
+  json start{{"line", 0}, {"character", 0}};
+  json create{{"kind", "create"}, {"uri", uri}, {"options", {{"overwrite", false}, {"ignoreIfExists", false}}}};
+  json insert{{"textDocument", {{"uri", uri}, {"version", nullptr}}},
+              {"edits", json::array({{{"range", {{"start", start}, {"end", start}}}, {"newText", text}}})}};
+  return {{"documentChanges", json::array({create, insert})}};
+}
+
+json replace_document_edit(const SourceText& current, const std::string& text, const EditOptions& o,
+                           const std::string& label, const std::string& description) {
+  json range{{"start", {{"line", 0}, {"character", 0}}}, {"end", to_position(current, current.size(), o.encoding)}};
+  if (!(o.document_changes && o.change_annotations)) return {{"changes", {{o.uri, json::array({{{"range", range}, {"newText", text}}})}}}};
+  const char* id = "msprobe-overwrite";
+  json edit{{"range", range}, {"newText", text}, {"annotationId", id}};
+  return {{"documentChanges", json::array({{{"textDocument", {{"uri", o.uri}, {"version", o.version ? json(*o.version) : json(nullptr)}}},
+                                            {"edits", json::array({edit})}}})},
+          {"changeAnnotations", {{id, {{"label", label}, {"needsConfirmation", true}, {"description", description}}}}}};
+}
+
 std::string rule_markdown(const analysis::RuleMeta& meta) {
   std::string md = "### " + std::string(meta.code) + " " + std::string(meta.name) + "\n\n" +
                    std::string(meta.summary) + " (default severity: " + analysis::to_string(meta.severity) + ")\n";

@@ -59,6 +59,16 @@ json to_workspace_edit(const analysis::SourceText& src, const std::vector<analys
 // The groups with their edits in LSP form, in position order across groups.
 std::vector<LspEditGroup> to_lsp_groups(const analysis::SourceText& src, const std::vector<analysis::EditGroup>& groups,
                                         analysis::Encoding enc);
+// A WorkspaceEdit that creates the file `uri` (failing if it exists, never
+// inserting into an existing file) with `text` as its content.
+json create_file_edit(const std::string& uri, const std::string& text);
+// A WorkspaceEdit that replaces the whole of `current` (o.uri at o.version)
+// with `text`. With o.document_changes and o.change_annotations it is one edit
+// under an annotation that needs the user's confirmation (`label`,
+// `description`); otherwise plain `changes`, which the caller must have the
+// user confirm before sending.
+json replace_document_edit(const analysis::SourceText& current, const std::string& text, const EditOptions& o,
+                           const std::string& label, const std::string& description);
 // A fix replaces or deletes code (needs confirmation) unless every edit is an
 // insertion (an empty range).
 bool replaces_code(const json& text_edits);

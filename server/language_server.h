@@ -73,8 +73,6 @@ class LanguageServer {
   void watch_parent(int pid);
 
   State state() const { return state_; }
-  // No analysis queued or running, every result posted to the io_context.
-  bool analysis_idle() const { return worker_.idle(); }
   std::size_t run_pending_analysis() { return worker_.run_pending(); }
   int exit_code() const { return exit_code_; }
   // Never start the environment probe (a child process), whatever the
@@ -136,11 +134,12 @@ class LanguageServer {
   void schedule_analysis(Document& doc, bool immediately, bool force = false);
   void start_job(Document& doc, bool force = false, bool quiet = false);
   void on_analysis_done(const SnapshotPtr& snap);
-  // Calls `fn` with the analysis of the document's current version.
-  // Calls `fn` with the analysis of the document's current version, once it
-  // exists (null when the document changes or closes first). A slim snapshot
-  // (no facts) is refreshed first unless `need_facts` is false.
-  void with_current_analysis(Document& doc, const json& request_id, std::function<void(const SnapshotPtr&)> fn,
+  // The preamble of every request answered from a document's analysis: calls
+  // `answer` with the analysis of the document's current version once it
+  // exists, or fails the request with ContentModified ("ask again") when the
+  // document changes or closes first. A slim snapshot (no facts) is refreshed
+  // first unless `need_facts` is false.
+  void with_current_analysis(Document& doc, const Call& c, std::function<void(const AnalysisSnapshot&)> answer,
                              bool need_facts = true);
   // Drops the facts of the snapshots of the documents used least recently, so
   // memory grows with the documents being worked on, not with all open ones.

@@ -69,9 +69,11 @@ Settings parse_settings(const json& value, std::vector<std::string>& problems) {
     else
       bad("parseTimeoutMs", "an integer from 10 to 60000");
   }
-  // Test-only, deliberately absent from the documented settings.
+  // Test-only, deliberately absent from the documented settings. Up to 10
+  // minutes: longer than any test waits, so a test can hold an analysis
+  // "forever" and release it with a settings change.
   if (const json* v = lookup(*s, "testAnalysisDelayMs");
-      v && v->is_number_integer() && v->get<long long>() >= 0 && v->get<long long>() <= 60000)
+      v && v->is_number_integer() && v->get<long long>() >= 0 && v->get<long long>() <= 600000)
     out.test_analysis_delay_ms = v->get<int>();
   if (const json* v = lookup(*s, "showSyntaxErrors"); v && !v->is_null()) {
     if (v->is_boolean()) out.show_syntax_errors = v->get<bool>();

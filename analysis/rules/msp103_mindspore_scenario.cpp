@@ -1,7 +1,7 @@
 // MSP103 mindspore-scenario: MindSpore and MSAdapter code, which is dumped
 // with msprobe.mindspore, not msprobe.pytorch.
 #include "msprobe/analysis/rule.h"
-#include "text_match.h"
+#include "msprobe/analysis/text_match.h"
 
 namespace msprobe::analysis {
 namespace {

@@ -7,7 +7,7 @@
 #include "call_graph.h"
 #include "dump_points.h"
 #include "msprobe/analysis/rule.h"
-#include "text_match.h"
+#include "msprobe/analysis/text_match.h"
 
 namespace msprobe::analysis {
 namespace {

@@ -3,7 +3,7 @@
 #include "msprobe/analysis/config/config_check.h"
 #include "msprobe/analysis/config/debugger_sites.h"
 #include "msprobe/analysis/rule.h"
-#include "text_match.h"
+#include "msprobe/analysis/text_match.h"
 
 namespace msprobe::analysis {
 namespace {

@@ -2,7 +2,7 @@
 // `scheduler.step()` and `env.step()` from passing for optimizer steps and
 // finds the model behind `compiled = torch.compile(tagger)`.
 #include "bindings.h"
-#include "text_match.h"
+#include "msprobe/analysis/text_match.h"
 
 #include <algorithm>
 #include <cctype>

@@ -78,13 +78,6 @@ std::optional<LoopCaller> CallGraph::loop_calling(int fn, int depth) const {
   return std::nullopt;
 }
 
-int called_function(const FileFacts& f, const Call& c) {
-  for (std::size_t i = 0; i < f.calls.size(); ++i) {
-    if (&f.calls[i] == &c) return CallGraph(f).target(static_cast<int>(i));
-  }
-  return -1;
-}
-
 std::set<int> reachable_functions(const FileFacts& f, int fn, int depth) { return CallGraph(f).reachable(fn, depth); }
 
 std::optional<LoopCaller> loop_calling(const FileFacts& f, int fn, int depth) {

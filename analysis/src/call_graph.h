@@ -39,7 +39,6 @@ class CallGraph {
 };
 
 // One-off lookups (each builds a graph; use CallGraph when asking many times).
-int called_function(const FileFacts& f, const Call& c);
 std::set<int> reachable_functions(const FileFacts& f, int fn, int depth = 4);
 std::optional<LoopCaller> loop_calling(const FileFacts& f, int fn, int depth = 4);
 

@@ -14,7 +14,7 @@
 #include "bindings.h"
 #include "derive.h"
 #include "effects.h"
-#include "text_match.h"
+#include "msprobe/analysis/text_match.h"
 
 namespace msprobe::analysis {
 namespace {

@@ -6,7 +6,7 @@
 #include <set>
 
 #include "derive.h"
-#include "text_match.h"
+#include "msprobe/analysis/text_match.h"
 
 namespace msprobe::analysis {
 namespace {

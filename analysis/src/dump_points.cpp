@@ -406,14 +406,4 @@ std::string describe(Missing m) {
   return m.stop ? "stop()" : "step()";
 }
 
-std::string debugger_receiver(const FileFacts& f) {
-  for (const MsprobeUse& u : f.msprobe) {
-    if (u.kind == MsprobeKind::Start && !u.receiver.empty()) return u.receiver;
-  }
-  for (const MsprobeUse& u : f.msprobe) {
-    if (u.kind == MsprobeKind::Construct && !u.bound_to.empty()) return u.bound_to;
-  }
-  return "debugger";
-}
-
 }  // namespace msprobe::analysis

@@ -123,7 +123,4 @@ bool is_runner_execute_model(const FileFacts& f, int function);
 // "stop()", "step()" or "stop() and step()".
 std::string describe(Missing m);
 
-// Text of a call's receiver for inserted calls ("debugger", "self.debugger", "PrecisionDebugger").
-std::string debugger_receiver(const FileFacts& f);
-
 }  // namespace msprobe::analysis

@@ -7,7 +7,7 @@
 #include <cctype>
 
 #include "python_edits.h"
-#include "text_match.h"
+#include "msprobe/analysis/text_match.h"
 
 namespace msprobe::analysis {
 namespace {

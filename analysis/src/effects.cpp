@@ -7,7 +7,7 @@
 #include <algorithm>
 
 #include "bindings.h"
-#include "text_match.h"
+#include "msprobe/analysis/text_match.h"
 
 namespace msprobe::analysis {
 namespace {

@@ -3,7 +3,7 @@
 
 #include <initializer_list>
 
-#include "text_match.h"
+#include "msprobe/analysis/text_match.h"
 
 namespace msprobe::analysis {
 namespace {

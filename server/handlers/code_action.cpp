@@ -76,7 +76,7 @@ json LanguageServer::quick_fixes(const Document& doc, const json& diagnostics) c
     }
     analysis::ByteRange r{static_cast<uint32_t>(at), static_cast<uint32_t>(at)};
     LspEditGroup group{"msProbe: ignore " + code + " for this line", false,
-                       json::array({{{"range", to_range(doc.text, r, encoding_)}, {"newText", insert}}})};
+                       to_text_edits(doc.text, {analysis::Edit{r, insert}}, encoding_)};
     actions.push_back({{"title", "msProbe (" + code + "): ignore for this line"},
                        {"kind", "quickfix"},
                        {"diagnostics", json::array({d})},
@@ -110,21 +110,19 @@ void LanguageServer::on_code_action(Call& c) {
   if (doc.kind != DocumentKind::Python || !(want_refactor || want_source || want_fix_all)) return c.reply(actions);
 
   auto reply = c.reply;
-  auto fail = c.fail;
   std::string uri = doc.uri, path = doc.path;
-  with_current_analysis(doc, c.id, [=](const SnapshotPtr& snap) mutable {
-    if (!snap) return fail(ErrorCode::ContentModified, "The document changed; ask again");
-    if (!snap->source || snap->result.timed_out) return reply(actions);
-    const analysis::SourceText& src = *snap->source;
-    for (const DumpOffer& offer : dump_offers(src, snap->result, sel.start, sel.end, want_source, want_refactor)) {
+  with_current_analysis(doc, c, [=](const AnalysisSnapshot& snap) mutable {
+    if (snap.result.timed_out) return reply(actions);
+    const analysis::SourceText& src = *snap.source;
+    for (const DumpOffer& offer : dump_offers(src, snap.result, sel.start, sel.end, want_source, want_refactor)) {
       if (!kind_allowed(only, offer.kind)) continue;
-      json action = dump_action(offer, uri, path, *snap);
+      json action = dump_action(offer, uri, path, snap);
       if (!action.is_null()) actions.push_back(std::move(action));
     }
     if (want_fix_all) {
       DumpOffer offer{"msProbe: fix all safe problems", kKindFixAll, {DumpOp::FixAll, std::nullopt}};
-      if (!compute_dump_op(src, snap->result, offer.request, "").empty()) {
-        json action = dump_action(offer, uri, path, *snap);
+      if (!compute_dump_op(src, snap.result, offer.request, "").empty()) {
+        json action = dump_action(offer, uri, path, snap);
         if (!action.is_null()) actions.push_back(std::move(action));
       }
     }
@@ -171,11 +169,10 @@ void LanguageServer::on_code_action_resolve(Call& c) {
   auto reply = c.reply;
   auto fail = c.fail;
   std::string uri = doc.uri, path = doc.path;
-  with_current_analysis(doc, c.id, [=](const SnapshotPtr& snap) mutable {
-    if (!snap || !snap->source) return fail(ErrorCode::ContentModified, "The document changed; ask again");
-    analysis::InstrumentResult r = compute_dump_op(*snap->source, snap->result, req, dump_config_path(path));
+  with_current_analysis(doc, c, [=](const AnalysisSnapshot& snap) mutable {
+    analysis::InstrumentResult r = compute_dump_op(*snap.source, snap.result, req, dump_config_path(path));
     if (!r.ok()) return fail(ErrorCode::RequestFailed, "msProbe: " + r.error);
-    action["edit"] = to_workspace_edit(*snap->source, r.groups, edit_options(uri, snap->version));
+    action["edit"] = to_workspace_edit(*snap.source, r.groups, edit_options(uri, snap.version));
     reply(action);
   });
 }
@@ -184,26 +181,24 @@ void LanguageServer::on_code_lens(Call& c) {
   Document& doc = require_document(c.params);
   if (doc.kind != DocumentKind::Python) return c.reply(json::array());
   auto reply = c.reply;
-  auto fail = c.fail;
   std::string uri = doc.uri;
-  with_current_analysis(doc, c.id, [=](const SnapshotPtr& snap) {
-    if (!snap) return fail(ErrorCode::ContentModified, "The document changed; ask again");
+  with_current_analysis(doc, c, [=](const AnalysisSnapshot& snap) {
     json lenses = json::array();
-    if (!snap->source || snap->result.timed_out) return reply(lenses);
-    const analysis::SourceText& src = *snap->source;
-    if (analysis::has_disabled_dump(src, snap->result)) return reply(lenses);
+    if (snap.result.timed_out) return reply(lenses);
+    const analysis::SourceText& src = *snap.source;
+    if (analysis::has_disabled_dump(src, snap.result)) return reply(lenses);
     // One lens, on the loop the plan chooses; the other loops keep their code action.
-    std::optional<uint32_t> chosen = analysis::default_dump_loop(src, snap->result);
+    std::optional<uint32_t> chosen = analysis::default_dump_loop(src, snap.result);
     auto is_chosen = [&](const analysis::Loop& l) { return chosen && l.line == *chosen; };
-    for (const analysis::DumpTarget& t : analysis::dump_targets(src, snap->result, is_chosen)) {
+    for (const analysis::DumpTarget& t : analysis::dump_targets(src, snap.result, is_chosen)) {
       if (t.complete) continue;
       lenses.push_back({{"range", to_range(src, t.header, encoding_)},
                         {"command", {{"title", "msProbe: enable dump here (" + std::string(analysis::to_string(t.role)) + ")"},
                                      {"command", "msprobe.enableDump"},
                                      {"arguments", json::array({{{"uri", uri}, {"loopLine", t.line}}})}}}});
     }
-    if (auto runner = analysis::vllm_runner_target(src, snap->result); runner && !runner->complete) {
-      const auto& cls = snap->result.facts.classes[static_cast<std::size_t>(runner->class_index)];
+    if (auto runner = analysis::vllm_runner_target(src, snap.result); runner && !runner->complete) {
+      const auto& cls = snap.result.facts.classes[static_cast<std::size_t>(runner->class_index)];
       analysis::ByteRange head{cls.range.start, static_cast<uint32_t>(src.line_end(cls.line))};
       lenses.push_back({{"range", to_range(src, head, encoding_)},
                         {"command", {{"title", "msProbe: enable dump in GPUModelRunner (vLLM)"},

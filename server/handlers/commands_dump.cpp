@@ -54,9 +54,8 @@ void LanguageServer::execute_dump_command(Call& c, const std::string& command, c
   auto it = documents_.find(uri);
   if (it != documents_.end()) {
     std::string path = it->second.path;
-    with_current_analysis(it->second, c.id, [fail, run, path](const SnapshotPtr& snap) {
-      if (!snap || !snap->source) return fail(ErrorCode::ContentModified, "The document changed; try again");
-      run(*snap->source, snap->result, snap->version, path);
+    with_current_analysis(it->second, c, [run, path](const AnalysisSnapshot& snap) {
+      run(*snap.source, snap.result, snap.version, path);
     });
     return;
   }

@@ -211,15 +211,11 @@ void LanguageServer::generate_config(Call& c) {
       // (Neovim 0.7 to 0.9 announce resourceOperations without documentChanges).
       if (!caps_.create_files) return give_up("the client cannot create files through workspace edits");
       // CreateFile fails if the file appeared in between; it never inserts into an existing file.
-      json create{{"kind", "create"}, {"uri", state->uri}, {"options", {{"overwrite", false}, {"ignoreIfExists", false}}}};
-      json insert{{"textDocument", {{"uri", state->uri}, {"version", nullptr}}},
-                  {"edits", json::array({{{"range", {{"start", {{"line", 0}, {"character", 0}}}, {"end", {{"line", 0}, {"character", 0}}}}},
-                                          {"newText", g.text}}})}};
-      return apply({{"documentChanges", json::array({create, insert})}});
+      return apply(create_file_edit(state->uri, g.text));
     }
     // Replacing: the whole current text, as the client sees it.
     analysis::SourceText current;
-    json version = nullptr;
+    std::optional<int> version;
     bool found_open = false;
     for (const auto& [u, d] : documents_) {
       if (u == state->uri || (!d.path.empty() && d.path == state->path)) {
@@ -234,27 +230,18 @@ void LanguageServer::generate_config(Call& c) {
       if (!read_small_file(state->path, text, 16u << 20)) return give_up("cannot read the existing " + state->path);
       current = analysis::SourceText(std::move(text));
     }
-    json range{{"start", {{"line", 0}, {"character", 0}}}, {"end", to_position(current, current.size(), encoding_)}};
-    if (caps_.document_changes && caps_.change_annotations) {
-      json edit{{"range", range}, {"newText", g.text}, {"annotationId", "msprobe-overwrite"}};
-      return apply({{"documentChanges", json::array({{{"textDocument", {{"uri", state->uri}, {"version", version}}},
-                                                      {"edits", json::array({edit})}}})},
-                    {"changeAnnotations",
-                     {{"msprobe-overwrite",
-                       {{"label", "Replace " + fs::path(state->path).filename().string()},
-                        {"needsConfirmation", true},
-                        {"description", "msprobe-lsp replaces the whole content of " + state->path +
-                                            " with the generated msProbe config"}}}}}});
-    }
+    EditOptions o = edit_options(state->uri, version);
+    json edit = replace_document_edit(current, g.text, o, "Replace " + fs::path(state->path).filename().string(),
+                                      "msprobe-lsp replaces the whole content of " + state->path +
+                                          " with the generated msProbe config");
+    if (o.document_changes && o.change_annotations) return apply(edit);
     if (!caps_.show_message_request) return give_up("the client can neither confirm annotated edits nor ask the user");
-    json plain{{"range", range}, {"newText", g.text}};
     request("window/showMessageRequest",
             {{"type", 2},
              {"message", "Replace the whole content of " + state->path + " with the generated msProbe config?"},
              {"actions", json::array({{{"title", "Replace"}}, {{"title", "Cancel"}}})}},
-            [this, state, apply, plain, result](const protocol::Response& r) mutable {
-              if (r.ok && r.result.is_object() && r.result.value("title", "") == "Replace")
-                return apply({{"changes", {{state->uri, json::array({plain})}}}});
+            [this, state, apply, edit, result](const protocol::Response& r) mutable {
+              if (r.ok && r.result.is_object() && r.result.value("title", "") == "Replace") return apply(edit);
               show_message(3, "msProbe config: nothing was written.");
               result["written"] = false;
               result["cancelled"] = true;

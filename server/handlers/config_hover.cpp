@@ -16,27 +16,24 @@ void LanguageServer::on_config_hover(Call& c) {
       (mode == ConfigCheck::IfMsprobeKeys && !analysis::config::looks_like_msprobe_config(doc.text.view())))
     return c.reply(nullptr);
   auto reply = c.reply;
-  auto fail = c.fail;
-  with_current_analysis(doc, c.id, [this, reply, fail, position](const SnapshotPtr& snap) {
-    if (!snap) return fail(ErrorCode::ContentModified, "The document changed; ask again");
-    if (!snap->source) return reply(nullptr);
-    std::size_t at = from_position(*snap->source, position, encoding_);
+  with_current_analysis(doc, c, [this, reply, position](const AnalysisSnapshot& snap) {
+    std::size_t at = from_position(*snap.source, position, encoding_);
     std::string md;
     analysis::ByteRange range{};
     bool have_range = false;
-    for (const auto& f : snap->result.findings) {
+    for (const auto& f : snap.result.findings) {
       if (f.code.empty() || at < f.range.start || at > f.range.end) continue;
       md += "**" + f.message + "** (" + f.code + ")\n\n";
       if (!have_range) range = f.range, have_range = true;
     }
-    auto h = analysis::config::config_hover(snap->source->view(), at, settings_.analysis);
+    auto h = analysis::config::config_hover(snap.source->view(), at, settings_.analysis);
     if (h) {
       if (!md.empty()) md += "---\n\n";
       md += h->markdown;
       range = h->range;
       have_range = true;
     } else if (!md.empty()) {
-      for (const auto& f : snap->result.findings) {
+      for (const auto& f : snap.result.findings) {
         if (f.code.empty() || at < f.range.start || at > f.range.end) continue;
         if (const analysis::Rule* rule = analysis::find_rule(f.code)) md += rule_markdown(rule->meta);
         break;
@@ -44,7 +41,7 @@ void LanguageServer::on_config_hover(Call& c) {
     }
     if (md.empty()) return reply(nullptr);
     json result{{"contents", {{"kind", caps_.markdown_hover ? "markdown" : "plaintext"}, {"value", md}}}};
-    if (have_range) result["range"] = to_range(*snap->source, range, encoding_);
+    if (have_range) result["range"] = to_range(*snap.source, range, encoding_);
     reply(result);
   });
 }

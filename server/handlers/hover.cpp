@@ -10,18 +10,15 @@ void LanguageServer::on_hover(Call& c) {
   json position = c.params["position"];
   from_position(doc.text, position, encoding_);  // validates the shape now, not in the callback
   auto reply = c.reply;
-  auto fail = c.fail;
-  with_current_analysis(doc, c.id, [this, reply, fail, position](const SnapshotPtr& snap) {
-    if (!snap) return fail(ErrorCode::ContentModified, "The document changed; ask again");
-    if (!snap->source) return reply(nullptr);
-    std::size_t at = from_position(*snap->source, position, encoding_);
-    for (const auto& f : snap->result.findings) {
+  with_current_analysis(doc, c, [this, reply, position](const AnalysisSnapshot& snap) {
+    std::size_t at = from_position(*snap.source, position, encoding_);
+    for (const auto& f : snap.result.findings) {
       if (f.code.empty() || at < f.range.start || at > f.range.end) continue;
       const analysis::Rule* rule = analysis::find_rule(f.code);
       if (!rule) continue;
       std::string md = "**" + f.message + "**\n\n" + rule_markdown(rule->meta);
       reply({{"contents", {{"kind", caps_.markdown_hover ? "markdown" : "plaintext"}, {"value", md}}},
-             {"range", to_range(*snap->source, f.range, encoding_)}});
+             {"range", to_range(*snap.source, f.range, encoding_)}});
       return;
     }
     reply(nullptr);

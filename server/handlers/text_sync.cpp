@@ -6,14 +6,13 @@
 
 #include "file_io.h"
 #include "language_server.h"
+#include "msprobe/analysis/text_match.h"
 #include "uri.h"
 
 namespace msprobe::server {
 namespace {
 
-bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
+using analysis::ends_with;
 
 DocumentKind kind_of(const std::string& language_id, const std::string& uri) {
   if (language_id == "python" || ends_with(uri, ".py") || ends_with(uri, ".pyw")) return DocumentKind::Python;
@@ -210,8 +209,13 @@ void LanguageServer::slim_idle_snapshots() {
 
 // A request cancelled while it waits is answered -32800 by dispatch(); its
 // waiter still runs later, and its reply is then ignored.
-void LanguageServer::with_current_analysis(Document& doc, const json& /*request_id*/,
-                                           std::function<void(const SnapshotPtr&)> fn, bool need_facts) {
+void LanguageServer::with_current_analysis(Document& doc, const Call& c,
+                                           std::function<void(const AnalysisSnapshot&)> answer, bool need_facts) {
+  // Every snapshot carries its text (start_job), so one without is void as well.
+  auto fn = [fail = c.fail, answer = std::move(answer)](const SnapshotPtr& snap) {
+    if (!snap || !snap->source) return fail(ErrorCode::ContentModified, "The document changed; ask again");
+    answer(*snap);
+  };
   touch(doc);
   bool current = doc.latest && doc.latest->version == doc.version;
   if (current && !(doc.latest->slim && need_facts)) {

@@ -2,7 +2,8 @@
 """docs/rules.md must be exactly what `msprobe-lsp rules --format markdown` prints.
 
 Regenerate it with MSPROBE_UPDATE_EXPECT=1 (for example
-`MSPROBE_UPDATE_EXPECT=1 ctest --test-dir build -R rules_doc`). Also checks the
+`MSPROBE_UPDATE_EXPECT=1 ctest --test-dir build -R rules_doc`), which rewrites it and
+fails so that the diff gets reviewed (tests/golden.py). Also checks the
 JSON form: every rule has a code, name, severity, fix availability, anchor and docs,
 and every anchor appears in the Markdown.
 """
@@ -11,16 +12,18 @@ import os
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import golden  # noqa: E402
+
 BIN = os.path.abspath(sys.argv[1])
 DOC = os.path.join(sys.argv[2], "docs", "rules.md")
 
 md = subprocess.run([BIN, "rules", "--format", "markdown"], capture_output=True, text=True, check=True).stdout
-if os.environ.get("MSPROBE_UPDATE_EXPECT") == "1":
-    with open(DOC, "w", encoding="utf-8", newline="\n") as f:
-        f.write(md)
-    print(f"updated {DOC}")
-
 failures = []
+if golden.update_mode() and golden.write_if_changed(DOC, md):
+    print(f"updated {DOC}")
+    failures.append(golden.rewrote(1))
+
 try:
     with open(DOC, encoding="utf-8", newline="") as f:
         current = f.read()

@@ -10,7 +10,8 @@ Two checks per script:
    Expectations are written by hand and never generated from the output.
 2. Snapshot: the whole JSON output equals tests/corpus/explain/<name>.json
    byte for byte, so a review shows exactly what the engine says. Run with
-   MSPROBE_UPDATE_EXPECT=1 to rewrite the snapshots (never the expectations).
+   MSPROBE_UPDATE_EXPECT=1 to rewrite the snapshots that differ (never the expectations);
+   the run then fails so that the diff gets reviewed (tests/golden.py).
 
     run_explain.py BIN [NAME...]
 """
@@ -21,6 +22,9 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+import golden  # noqa: E402
+
 SCRIPTS = HERE / "scripts"
 SNAPSHOTS = HERE / "explain"
 LOOP_KEYS = ("role", "function", "model", "forward_lines", "backward_lines", "step_lines",
@@ -86,9 +90,9 @@ def main(argv):
         return 2
     binary = os.path.abspath(argv[0])
     names = argv[1:] or sorted(p.name[:-3] for p in SCRIPTS.glob("*.py"))
-    update = os.environ.get("MSPROBE_UPDATE_EXPECT") == "1"
+    update = golden.update_mode()
     SNAPSHOTS.mkdir(exist_ok=True)
-    truth_ok, snapshot_failures, failed = 0, [], []
+    truth_ok, snapshot_failures, failed, rewritten = 0, [], [], 0
     for name in names:
         proc = subprocess.run([binary, "explain", "--format", "json", f"{name}.py"], cwd=SCRIPTS,
                               capture_output=True, text=True, timeout=60)
@@ -108,16 +112,14 @@ def main(argv):
             truth_ok += 1
         snap = SNAPSHOTS / f"{name}.json"
         if update:
-            snap.write_text(proc.stdout, encoding="utf-8")
+            rewritten += golden.write_if_changed(snap, proc.stdout)
         elif not snap.exists() or snap.read_text(encoding="utf-8") != proc.stdout:
             snapshot_failures.append(name)
     print(f"{truth_ok}/{len(names)} scripts match their hand-written expectations")
     if snapshot_failures:
         print(f"explain output differs from tests/corpus/explain/ for: {', '.join(snapshot_failures)}")
         print("review the difference; if it is right, rerun with MSPROBE_UPDATE_EXPECT=1")
-    elif update:
-        print(f"rewrote {len(names)} snapshots in {SNAPSHOTS}")
-    return 1 if failed or snapshot_failures else 0
+    return 1 if failed or snapshot_failures or golden.report(rewritten) else 0
 
 
 if __name__ == "__main__":

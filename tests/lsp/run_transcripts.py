@@ -10,15 +10,25 @@ A transcript (tests/lsp/*.json) is {"description", "args"?, "files"?, "steps"}; 
   {"body_hex": "HEX"}        frame these bytes as the body (for invalid UTF-8)
   {"raw": "TEXT"}            send raw bytes, framing included (for framing tests)
   {"raw_hex": "HEX"}         the same, as hex
-  {"expect": SUBSET, "within_ms": N?}
+  {"expect": SUBSET, "before": OTHER?}
                              wait for a message that contains SUBSET (dicts match by subset,
                              lists element-wise and equal length unless {"$contains": [...]});
-                             with within_ms it must arrive that soon after the previous step
-  {"expect_not": SUBSET, "within_ms": N}  no such message arrives within N ms
+                             with "before", no message matching OTHER may have arrived first
+                             (e.g. "answered while the analysis runs": before its publish)
+  {"expect_not": SUBSET, "until": OTHER}
+                             no such message arrives before one matching OTHER (a reply the
+                             server sends after the unwanted message would have been sent);
+                             OTHER stays queued for the next steps
+  {"expect_not": SUBSET, "within_ms": N}  no such message arrives within N ms (only where
+                             nothing the server sends later can serve as "until")
+  {"poll": REQUEST, "expect": SUBSET}
+                             send REQUEST (a fresh id each time) until its answer contains SUBSET,
+                             for what the server does in the background and announces with no
+                             message (e.g. the environment probe finishing)
   {"close_stdin": true}      close the server's stdin
-  {"expect_exit": CODE, "timeout_s": T?}  the server exits with CODE within T (5) s
+  {"expect_exit": CODE, "timeout_s": T?}  the server exits with CODE within T (60) s
   {"sleep_ms": N}
-  {"expect_stderr": "REGEX", "timeout_s": T?}  the server's stderr matches REGEX within T (5) s
+  {"expect_stderr": "REGEX", "timeout_s": T?}  the server's stderr matches REGEX within T (60) s
   {"expect": SUBSET, "save": {"$NAME": "result.resultId"}}  remember a value of the matched
                              message; later steps replace "$NAME" with it
   {"reply_to": SUBSET, "result": VALUE}   wait for a server->client request matching SUBSET
@@ -28,7 +38,7 @@ A transcript (tests/lsp/*.json) is {"description", "args"?, "files"?, "steps"}; 
                              files, text edits; "applied" reports whether that worked)
   {"write_file": {"path": P, "content": TEXT}}   write a file in the workspace
   {"expect_file": {"path": P, "contains": [TEXT...]}} / {"expect_no_file": P}
-  {"assert_pid_dead": FILE}  the process whose pid FILE holds is gone (within 2 s)
+  {"assert_pid_dead": FILE}  the process whose pid FILE holds is gone (within 30 s)
 "$TESTS" is replaced with the tests/ folder. "env" in the spec adds environment variables for
 the server. "files" entries whose name ends in "!x" are written executable (the suffix is dropped).
 Lists match with {"$contains": [...]} and/or {"$none": [...]}.
@@ -39,8 +49,9 @@ Messages that do not match an expectation stay queued for later expectations.
 Every outgoing message must be valid UTF-8 JSON, and stdout must hold nothing but
 framed messages (no log text). A transcript fails if the server
 dies without an expect_exit step, or if its stderr holds a sanitizer report.
-TRANSCRIPT_TIME_SCALE (default 1) multiplies every within_ms of an "expect"
-step (slow sanitizer builds).
+Nothing here measures time: the timeouts only guard against a hang (TRANSCRIPT_TIMEOUT,
+default 60 s, for each expectation), so a slow or loaded machine never fails a transcript;
+latency figures belong in scripts/bench.sh.
 """
 import json
 import signal
@@ -54,8 +65,7 @@ import threading
 import time
 import urllib.parse
 
-TIMEOUT = float(os.environ.get("TRANSCRIPT_TIMEOUT", "10"))
-TIME_SCALE = float(os.environ.get("TRANSCRIPT_TIME_SCALE", "1"))
+TIMEOUT = float(os.environ.get("TRANSCRIPT_TIMEOUT", "60"))
 SANITIZER_MARKERS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:", "WARNING: ThreadSanitizer")
 
 
@@ -278,12 +288,9 @@ def run_steps(spec, mapping, proc, pending, next_message, write, stderr_text) ->
     root = mapping["$ROOT"]
     saved = {}
     exit_expected = False
-    step_start = time.time()
     for i, step in enumerate(spec["steps"]):
         step = resolve_saved(substitute(step, mapping), saved)
         where = f"step {i + 1}"
-        if "expect" not in step:
-            step_start = time.time()
         if "send" in step:
             write(frame(json.dumps(step["send"]).encode("utf-8")))
         elif "send_repeat" in step:
@@ -298,6 +305,26 @@ def run_steps(spec, mapping, proc, pending, next_message, write, stderr_text) ->
             write(step["raw"].encode("utf-8", "surrogatepass"))
         elif "raw_hex" in step:
             write(bytes.fromhex(step["raw_hex"]))
+        elif "poll" in step:
+            deadline = time.time() + TIMEOUT
+            attempt, last = 0, None
+            while True:
+                attempt += 1
+                ident = f"poll-{i + 1}-{attempt}"
+                write(frame(json.dumps({**step["poll"], "id": ident}).encode("utf-8")))
+                answer = None
+                while answer is None:
+                    m = next_message(deadline)
+                    if m == "timeout" or m is None:
+                        return f"{where}: no answer matching {json.dumps(step['expect'])}; last: {json.dumps(last)[:400]}"
+                    if isinstance(m, dict) and m.get("id") == ident and "method" not in m:
+                        answer = m
+                    else:
+                        pending.append(m)
+                last = answer
+                if matches(answer, step["expect"]):
+                    break
+                time.sleep(0.05)
         elif "reply_to" in step:
             want = step["reply_to"]
             is_request = lambda m: isinstance(m, dict) and "method" in m and "id" in m and matches(m, want)
@@ -348,7 +375,7 @@ def run_steps(spec, mapping, proc, pending, next_message, write, stderr_text) ->
             if not os.path.exists(pid_file):
                 return f"{where}: no pid file {pid_file}"
             pid = int(open(pid_file).read().strip())
-            deadline = time.time() + 2
+            deadline = time.time() + 30
             while True:
                 try:
                     os.kill(pid, 0)
@@ -371,6 +398,12 @@ def run_steps(spec, mapping, proc, pending, next_message, write, stderr_text) ->
                     found = m
                 else:
                     pending.append(m)
+            if "before" in step:
+                ahead = pending[:pending.index(found)] if found in pending else pending
+                early = next((m for m in ahead if matches(m, step["before"])), None)
+                if early is not None:
+                    return (f"{where}: {json.dumps(step['expect'])} came after {json.dumps(early)[:400]}, "
+                            f"which must not come first")
             if found in pending:
                 pending.remove(found)
             if "save_as" in step:
@@ -380,15 +413,22 @@ def run_steps(spec, mapping, proc, pending, next_message, write, stderr_text) ->
                 for part in dotted.split("."):
                     value = value[part]
                 mapping[name] = value if isinstance(value, str) else json.dumps(value)
-            if "within_ms" in step:
-                took = (time.time() - step_start) * 1000
-                if took > step["within_ms"] * TIME_SCALE:
-                    return f"{where}: {json.dumps(step['expect'])} took {took:.0f} ms (limit {step['within_ms']} ms)"
-            step_start = time.time()
+        elif "expect_not" in step and "until" in step:
+            deadline = time.time() + TIMEOUT
+            while not any(matches(m, step["until"]) for m in pending):
+                m = next_message(deadline)
+                if m == "timeout" or m is None:
+                    return (f"{where}: expected {json.dumps(step['until'])}\n  got instead: " +
+                            "\n  ".join(json.dumps(p)[:400] for p in pending[-8:]))
+                pending.append(m)
+            until = next(k for k, m in enumerate(pending) if matches(m, step["until"]))
+            bad = next((m for m in pending[:until] if matches(m, step["expect_not"])), None)
+            if bad is not None:
+                return f"{where}: unexpected message {json.dumps(bad)[:400]}"
         elif "expect_not" in step:
             if any(matches(m, step["expect_not"]) for m in pending):
                 return f"{where}: unexpected {json.dumps(step['expect_not'])}"
-            deadline = time.time() + step.get("within_ms", 500) / 1000
+            deadline = time.time() + step["within_ms"] / 1000
             while time.time() < deadline:
                 m = next_message(deadline)
                 if m == "timeout" or m is None:
@@ -397,7 +437,7 @@ def run_steps(spec, mapping, proc, pending, next_message, write, stderr_text) ->
                     return f"{where}: unexpected message {json.dumps(m)[:400]}"
                 pending.append(m)
         elif "expect_stderr" in step:
-            deadline = time.time() + step.get("timeout_s", 5) * TIME_SCALE
+            deadline = time.time() + step.get("timeout_s", 60)
             while not re.search(step["expect_stderr"], stderr_text()):
                 if time.time() > deadline:
                     return f"{where}: stderr does not match {step['expect_stderr']!r}:\n{stderr_text()[-2000:]}"
@@ -409,7 +449,7 @@ def run_steps(spec, mapping, proc, pending, next_message, write, stderr_text) ->
         elif "expect_exit" in step:
             exit_expected = True
             try:
-                code = proc.wait(timeout=step.get("timeout_s", 5) * TIME_SCALE)
+                code = proc.wait(timeout=step.get("timeout_s", 60))
             except subprocess.TimeoutExpired:
                 return f"{where}: server did not exit"
             if code != step["expect_exit"]:

@@ -1,7 +1,8 @@
 // The dump-point actions, data-driven: tests/actions/fixtures/<action>/<name>.py
 // and the expected <name>.expected.py (or <name>.expected.error when the action
 // refuses), with optional <name>.args (one argument per line: --loop N,
-// --config PATH). MSPROBE_UPDATE_EXPECT=1 rewrites the expected files.
+// --config PATH). MSPROBE_UPDATE_EXPECT=1 rewrites the expected files that
+// differ and fails (golden.h).
 // Then round trips over the fixtures and the whole script corpus.
 #include <catch2/catch.hpp>
 
@@ -11,9 +12,11 @@
 #include <fstream>
 #include <sstream>
 
+#include "golden.h"
 #include "msprobe/analysis/analyzer.h"
 #include "msprobe/analysis/fix_all.h"
 #include "msprobe/analysis/instrument.h"
+#include "unbounded_parser.h"
 
 namespace fs = std::filesystem;
 using namespace msprobe::analysis;
@@ -30,11 +33,6 @@ std::string slurp(const fs::path& p) {
   return ss.str();
 }
 
-void spit(const fs::path& p, const std::string& s) {
-  std::ofstream out(p, std::ios::binary);
-  out << s;
-}
-
 bool ends_with(const std::string& s, const std::string& p) {
   return s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0;
 }
@@ -45,7 +43,7 @@ struct Outcome {
 };
 
 Outcome run(const std::string& action, const std::string& text, const std::vector<std::string>& args = {}) {
-  PythonParser parser;
+  test_support::UnboundedParser parser;
   SourceText src(text);
   Analysis a = analyze(parser, src, AnalysisOptions{});
   InstrumentOptions opts;
@@ -66,7 +64,7 @@ Outcome run(const std::string& action, const std::string& text, const std::vecto
 
 // No ERROR or MISSING node anywhere.
 bool parses_clean(const std::string& text) {
-  PythonParser parser;
+  test_support::UnboundedParser parser;
   SourceText src(text);
   Analysis a = analyze(parser, src, AnalysisOptions{});
   return a.tree && a.facts.syntax_errors.empty();
@@ -99,8 +97,8 @@ fs::path with_suffix(const fs::path& input, const std::string& suffix) {
 }  // namespace
 
 TEST_CASE("dump-point action fixtures", "[actions]") {
-  const bool update = std::getenv("MSPROBE_UPDATE_EXPECT") != nullptr;
-  std::size_t checked = 0;
+  const bool update = golden::update_mode();
+  std::size_t checked = 0, rewritten = 0;
   for (const auto& dir : fs::directory_iterator(kFixtures)) {
     if (!dir.is_directory()) continue;
     const std::string action = dir.path().filename().string();
@@ -110,13 +108,11 @@ TEST_CASE("dump-point action fixtures", "[actions]") {
       Outcome got = run(action, before, read_args(with_suffix(input, ".args")));
       fs::path expected_py = with_suffix(input, ".expected.py"), expected_err = with_suffix(input, ".expected.error");
       if (update) {
-        if (got.error.empty()) {
-          spit(expected_py, got.text);
-          fs::remove(expected_err);
-        } else {
-          spit(expected_err, got.error + "\n");
-          fs::remove(expected_py);
-        }
+        const fs::path& keep = got.error.empty() ? expected_py : expected_err;
+        const fs::path& drop = got.error.empty() ? expected_err : expected_py;
+        bool wrote = golden::write_if_changed(keep, got.error.empty() ? got.text : got.error + "\n");
+        bool removed = golden::remove_if_present(drop);
+        if (wrote || removed) ++rewritten;
       }
       if (fs::exists(expected_err)) {
         CHECK(got.error + "\n" == slurp(expected_err));
@@ -130,6 +126,7 @@ TEST_CASE("dump-point action fixtures", "[actions]") {
     }
   }
   CHECK(checked >= 45);
+  golden::report(rewritten);
 }
 
 namespace {

@@ -12,6 +12,7 @@
 #include "repair.h"
 #include "msprobe/analysis/dynamo.h"
 #include "msprobe/analysis/plan.h"
+#include "unbounded_parser.h"
 
 namespace fs = std::filesystem;
 using namespace msprobe::analysis;
@@ -72,7 +73,7 @@ const char* kLoop =
 }  // namespace
 
 TEST_CASE("an unclosed bracket above the loop keeps the loop's facts") {
-  PythonParser parser;
+  test_support::UnboundedParser parser;
   SourceText src(std::string("import torch\n"
                              "import torch.nn as nn\n"
                              "model = nn.Linear(4, 4\n"  // line 3: unclosed
@@ -94,7 +95,7 @@ TEST_CASE("an unclosed bracket above the loop keeps the loop's facts") {
 }
 
 TEST_CASE("a half-typed line inside the loop body keeps the loop") {
-  PythonParser parser;
+  test_support::UnboundedParser parser;
   SourceText src(std::string("import torch\nmodel = torch.nn.Linear(4, 4)\nopt = torch.optim.SGD(model.parameters())\n") +
                  "for x in data:\n"
                  "    loss = model(x).sum()\n"
@@ -110,7 +111,7 @@ TEST_CASE("a half-typed line inside the loop body keeps the loop") {
 }
 
 TEST_CASE("a loop header still being typed does not hide the rest of the file") {
-  PythonParser parser;
+  test_support::UnboundedParser parser;
   SourceText src(std::string("import torch\nfrom torch import nn\n") +
                  "for x in data\n"  // no colon yet
                  "    y = model(x)\n"
@@ -127,7 +128,7 @@ TEST_CASE("a loop header still being typed does not hide the rest of the file") 
 }
 
 TEST_CASE("unbalanced brackets, stray indentation and odd bytes never crash") {
-  PythonParser parser;
+  test_support::UnboundedParser parser;
   const char* cases[] = {
       "(((((((((",
       ")))]]]}}}",
@@ -152,7 +153,7 @@ TEST_CASE("unbalanced brackets, stray indentation and odd bytes never crash") {
 }
 
 TEST_CASE("every corpus script cut anywhere or with a byte dropped stays consistent") {
-  PythonParser parser;
+  test_support::UnboundedParser parser;
   std::mt19937 rng(1234);
   fs::path dir = fs::path(MSPROBE_TESTS_DIR) / "corpus" / "scripts";
   std::vector<fs::path> files;
@@ -181,7 +182,7 @@ TEST_CASE("every corpus script cut anywhere or with a byte dropped stays consist
 }
 
 TEST_CASE("the pruned error walk finds what the full pass finds") {
-  PythonParser parser;
+  test_support::UnboundedParser parser;
   fs::path dir = fs::path(MSPROBE_TESTS_DIR) / "corpus" / "scripts";
   for (const char* name : {"for_basic.py", "gan_two_optimizers.py", "vllm_gpu_model_runner.py"}) {
     std::string text = read(dir / name);

@@ -9,8 +9,8 @@
 // the message. Lines starting with '#' are comments, except a first line
 // "# options: msprobe=8.3.0 torch_npu=false npu=false disable=MSP305" that
 // sets the analysis options. An .expect with no finding lines means "no
-// findings". Run with MSPROBE_UPDATE_EXPECT=1 to rewrite the .expect files
-// from the current output (options lines are kept).
+// findings". MSPROBE_UPDATE_EXPECT=1 rewrites the .expect files that no longer
+// match from the current output (options lines are kept) and fails (golden.h).
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
@@ -19,6 +19,7 @@
 #include <regex>
 #include <sstream>
 
+#include "golden.h"
 #include "msprobe/analysis/config/config_check.h"
 
 namespace fs = std::filesystem;
@@ -69,6 +70,62 @@ std::string describe(const std::string& text, const Finding& f) {
          "` " + f.message;
 }
 
+struct ExpectFile {
+  std::string options_line;  // "# options: ...", or empty
+  std::vector<Expected> expected;
+};
+
+ExpectFile read_expect(const fs::path& path) {
+  static const std::regex re(R"(^(\d+)\s+(MSP\d{3})\s+(error|warning|info|hint)\s+`(.*)`\s*(.*)$)");
+  ExpectFile out;
+  std::istringstream expect(read(path));
+  std::string line;
+  while (std::getline(expect, line)) {
+    if (line.rfind("# options:", 0) == 0) {
+      out.options_line = line;
+      continue;
+    }
+    if (line.empty() || line[0] == '#') continue;
+    std::smatch m;
+    INFO("expect line: " << line);
+    REQUIRE(std::regex_match(line, m, re));
+    out.expected.push_back({static_cast<uint32_t>(std::stoul(m[1])), m[2], m[3], m[4], m[5]});
+  }
+  return out;
+}
+
+AnalysisOptions options_of(const ExpectFile& e) {
+  return e.options_line.empty() ? AnalysisOptions{} : parse_options(e.options_line);
+}
+
+// "unexpected: ..." for each finding no expectation matches, "missing: ..."
+// for each expectation no finding matches; empty when they agree.
+std::vector<std::string> mismatches(const std::string& text, const std::vector<Expected>& expected,
+                                    const std::vector<Finding>& findings) {
+  std::vector<bool> matched(expected.size(), false);
+  std::vector<std::string> out;
+  for (const Finding& f : findings) {
+    std::string covered = text.substr(f.range.start, f.range.end - f.range.start);
+    covered = covered.substr(0, covered.find('\n'));
+    bool ok = false;
+    for (std::size_t i = 0; i < expected.size() && !ok; ++i) {
+      const Expected& x = expected[i];
+      if (matched[i] || x.line != line_of(text, f.range.start) || x.code != f.code ||
+          x.severity != to_string(f.severity) || x.covered != covered ||
+          f.message.find(x.message) == std::string::npos)
+        continue;
+      matched[i] = ok = true;
+    }
+    if (!ok) out.push_back("unexpected: " + describe(text, f));
+  }
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    if (!matched[i]) out.push_back("missing:    " + expected[i].describe());
+  }
+  return out;
+}
+
+fs::path expect_path_of(fs::path file) { return file.replace_extension(".expect"); }
+
 }  // namespace
 
 TEST_CASE("config fixtures") {
@@ -79,59 +136,33 @@ TEST_CASE("config fixtures") {
   }
   std::sort(files.begin(), files.end());
   REQUIRE(files.size() >= 20);
-  bool update = std::getenv("MSPROBE_UPDATE_EXPECT") != nullptr;
-  static const std::regex re(R"(^(\d+)\s+(MSP\d{3})\s+(error|warning|info|hint)\s+`(.*)`\s*(.*)$)");
+  static bool updated = false;  // once, not again when Catch re-enters for each section
+  if (golden::update_mode() && !updated) {
+    updated = true;
+    std::size_t rewritten = 0;
+    for (const auto& file : files) {
+      std::string text = read(file);
+      fs::path expect_path = expect_path_of(file);
+      ExpectFile e = fs::exists(expect_path) ? read_expect(expect_path) : ExpectFile{};
+      auto findings = config::check_config(text, options_of(e));
+      if (fs::exists(expect_path) && mismatches(text, e.expected, findings).empty()) continue;
+      std::string content = e.options_line.empty() ? "" : e.options_line + "\n";
+      for (const Finding& f : findings) content += describe(text, f) + "\n";
+      rewritten += golden::write_if_changed(expect_path, content);
+    }
+    golden::report(rewritten);
+  }
   for (const auto& file : files) {
     DYNAMIC_SECTION(file.filename().string()) {
       std::string text = read(file);
-      fs::path expect_path = file;
-      expect_path.replace_extension(".expect");
+      fs::path expect_path = expect_path_of(file);
       INFO("fixture " << file.string());
       REQUIRE(fs::exists(expect_path));
-      std::istringstream expect(read(expect_path));
-      std::string line, options_line;
-      std::vector<Expected> expected;
-      while (std::getline(expect, line)) {
-        if (line.rfind("# options:", 0) == 0) {
-          options_line = line;
-          continue;
-        }
-        if (line.empty() || line[0] == '#') continue;
-        std::smatch m;
-        INFO("expect line: " << line);
-        REQUIRE(std::regex_match(line, m, re));
-        expected.push_back({static_cast<uint32_t>(std::stoul(m[1])), m[2], m[3], m[4], m[5]});
-      }
-      AnalysisOptions options = options_line.empty() ? AnalysisOptions{} : parse_options(options_line);
-      auto findings = config::check_config(text, options);
-      if (update) {
-        std::ofstream out(expect_path, std::ios::binary);
-        if (!options_line.empty()) out << options_line << "\n";
-        for (const Finding& f : findings) out << describe(text, f) << "\n";
-        continue;
-      }
-      std::vector<bool> matched(expected.size(), false);
-      std::vector<std::string> unexpected;
-      for (const Finding& f : findings) {
-        std::string covered = text.substr(f.range.start, f.range.end - f.range.start);
-        covered = covered.substr(0, covered.find('\n'));
-        bool ok = false;
-        for (std::size_t i = 0; i < expected.size() && !ok; ++i) {
-          const Expected& x = expected[i];
-          if (matched[i] || x.line != line_of(text, f.range.start) || x.code != f.code ||
-              x.severity != to_string(f.severity) || x.covered != covered ||
-              f.message.find(x.message) == std::string::npos)
-            continue;
-          matched[i] = ok = true;
-        }
-        if (!ok) unexpected.push_back(describe(text, f));
-      }
-      for (const auto& u : unexpected) UNSCOPED_INFO("unexpected: " << u);
-      for (std::size_t i = 0; i < expected.size(); ++i) {
-        if (!matched[i]) UNSCOPED_INFO("missing:    " << expected[i].describe());
-      }
-      CHECK(unexpected.empty());
-      CHECK(std::all_of(matched.begin(), matched.end(), [](bool b) { return b; }));
+      ExpectFile e = read_expect(expect_path);
+      auto findings = config::check_config(text, options_of(e));
+      std::vector<std::string> problems = mismatches(text, e.expected, findings);
+      for (const auto& p : problems) UNSCOPED_INFO(p);
+      CHECK(problems.empty());
     }
   }
 }

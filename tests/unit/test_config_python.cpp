@@ -6,6 +6,7 @@
 
 #include "msprobe/analysis/analyzer.h"
 #include "msprobe/analysis/config/debugger_sites.h"
+#include "unbounded_parser.h"
 
 using namespace msprobe::analysis;
 
@@ -34,7 +35,7 @@ AnalysisOptions with_files(std::shared_ptr<Files> files) {
 }
 
 std::vector<Finding> run(const std::string& code, const AnalysisOptions& o, const std::string& only) {
-  PythonParser parser;
+  test_support::UnboundedParser parser;
   SourceText src(code);
   Analysis a = analyze(parser, src, o);
   std::vector<Finding> out;

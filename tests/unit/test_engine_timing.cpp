@@ -14,6 +14,7 @@
 #include "facts_builder.h"
 #include "msprobe/analysis/analyzer.h"
 #include "msprobe/analysis/plan.h"
+#include "unbounded_parser.h"
 
 using namespace msprobe::analysis;
 
@@ -110,7 +111,7 @@ double median_ms(int reps, F&& fn) {
 TEST_CASE("engine timing on a 10k-line script", "[.bench]") {
   std::string text = generated_script(10000);
   SourceText src(text);
-  PythonParser parser;
+  test_support::UnboundedParser parser;
   TreePtr tree = parser.parse(src.view());
   REQUIRE(tree);
   double parse = median_ms(15, [&] { (void)parser.parse(src.view()); });
@@ -144,7 +145,7 @@ TEST_CASE("facts stay linear in the size of the file") {
   // 4x the text must not cost 16x: a quadratic pass shows up here long before
   // it hurts a user. Generous factors keep the test stable on a loaded machine.
   std::string small = generated_script(2500), large = generated_script(10000);
-  PythonParser parser;
+  test_support::UnboundedParser parser;
   SourceText s1(small), s2(large);
   TreePtr t1 = parser.parse(s1.view()), t2 = parser.parse(s2.view());
   REQUIRE(t1);

@@ -4,13 +4,14 @@
 
 #include "facts_builder.h"
 #include "msprobe/analysis/syntax.h"
+#include "unbounded_parser.h"
 
 using namespace msprobe::analysis;
 
 namespace {
 
 FileFacts facts_of(const std::string& code) {
-  PythonParser parser;
+  test_support::UnboundedParser parser;
   TreePtr tree = parser.parse(code);
   REQUIRE(tree);
   return build_facts(tree, code);

@@ -5,6 +5,7 @@
 #include "facts_builder.h"
 #include "msprobe/analysis/plan.h"
 #include "msprobe/analysis/syntax.h"
+#include "unbounded_parser.h"
 
 using namespace msprobe::analysis;
 
@@ -18,7 +19,7 @@ struct Planned {
 
 Planned plan_of(const std::string& code, std::optional<uint32_t> loop_line = std::nullopt) {
   Planned p{SourceText(code), {}, std::nullopt};
-  PythonParser parser;
+  test_support::UnboundedParser parser;
   TreePtr tree = parser.parse(code);
   REQUIRE(tree);
   p.facts = build_facts(tree, code);
@@ -251,7 +252,7 @@ TEST_CASE("vLLM model runner anchors") {
       "            return 1\n"                          // 12: not execute_model's
       "        hidden = self.model(out.ids)\n"          // 13
       "        return hidden\n"));                      // 14
-  PythonParser parser;
+  test_support::UnboundedParser parser;
   TreePtr tree = parser.parse(src.view());
   FileFacts f = build_facts(tree, src.view());
   auto r = plan_runner(src, f);

@@ -9,13 +9,14 @@
 #include <random>
 
 #include "msprobe/analysis/analyzer.h"
+#include "unbounded_parser.h"
 
 using namespace msprobe::analysis;
 
 namespace {
 
 std::vector<Finding> findings_of(const std::string& code, const std::string& text, AnalysisOptions options = {}) {
-  PythonParser parser;
+  test_support::UnboundedParser parser;
   SourceText src(text);
   std::vector<Finding> out;
   for (Finding& f : analyze(parser, src, options).findings) {
@@ -235,7 +236,7 @@ TEST_CASE("rules keep their ranges sane on broken input") {
   const char* pieces[] = {"(", ")", ":", "\n", "    ", "\t", "continue\n", "return\n", "debugger.start(", "PrecisionDebugger(",
                           "model=", ",", "\"", "'''", "for x in y:\n", "if a:\n", "#", "\r\n", "é"};
   std::mt19937 rng(2024);
-  PythonParser parser;
+  test_support::UnboundedParser parser;
   AnalysisOptions v8;
   v8.msprobe_version = Version::parse("8.3.0");
   std::size_t checked = 0;

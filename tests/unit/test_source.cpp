@@ -8,6 +8,7 @@
 #include "msprobe/analysis/analyzer.h"
 #include "msprobe/analysis/source.h"
 #include "msprobe/analysis/syntax.h"
+#include "unbounded_parser.h"
 
 using namespace msprobe::analysis;
 
@@ -79,7 +80,7 @@ TEST_CASE("random incremental edits give the same tree and findings as a full re
       "    opt.step()\n";
   const char* inserts[] = {"torch.compile(", ")", "\n", "    ", "é", "😀", "x", "@torch.compile\n", "(", ":", "#"};
   std::mt19937 rng(12345);
-  PythonParser inc_parser, full_parser;
+  test_support::UnboundedParser inc_parser, full_parser;
   AnalysisOptions opts;
   for (int round = 0; round < 30; ++round) {
     SourceText text(base);

@@ -8,13 +8,14 @@
 #include <vector>
 
 #include "msprobe/analysis/analyzer.h"
+#include "unbounded_parser.h"
 
 using namespace msprobe::analysis;
 
 namespace {
 
 std::vector<std::string> syntax_lines(const std::string& text) {
-  PythonParser parser;
+  test_support::UnboundedParser parser;
   SourceText src(text);
   Analysis a = analyze(parser, src, AnalysisOptions{});
   std::vector<std::string> out;
@@ -71,7 +72,7 @@ TEST_CASE("syntax findings: one per problem, on the token that causes it", "[syn
 }
 
 TEST_CASE("syntax findings: an ERROR reported generically covers one line, not the rest of the file", "[syntax]") {
-  PythonParser parser;
+  test_support::UnboundedParser parser;
   SourceText src("x = = 1\ny = 2\nz = 3\n");
   Analysis a = analyze(parser, src, AnalysisOptions{});
   std::size_t n = 0;

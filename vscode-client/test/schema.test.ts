@@ -23,7 +23,7 @@ describe('config.json schema', () => {
   it('matches `msprobe-lsp schema`', { skip }, () => {
     let out: string;
     try {
-      out = execFileSync(BINARY, ['schema'], { encoding: 'utf8', timeout: 20000 });
+      out = execFileSync(BINARY, ['schema'], { encoding: 'utf8', timeout: 60000 });
     } catch (e) {
       assert.fail(`\`${BINARY} schema\` failed: ${(e as Error).message}`);
     }

@@ -17,7 +17,7 @@ const props: Record<string, { default: unknown; description?: string; markdownDe
 
 /** Server settings that are test-only knobs, deliberately not contributed. */
 const TEST_ONLY = new Set(['testAnalysisDelayMs']);
-const TIMEOUT_MS = 20000;
+const TIMEOUT_MS = 60000;  // a hang guard: nothing here is timed
 
 type Message = { id?: number | string | null; method?: string; params?: unknown; result?: any; error?: any };
 

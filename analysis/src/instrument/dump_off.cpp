@@ -5,7 +5,7 @@
 #include "block_edits.h"
 #include "context.h"
 #include "msprobe/analysis/instrument.h"
-#include "text_match.h"
+#include "msprobe/analysis/text_match.h"
 
 namespace msprobe::analysis {
 using namespace instrument;

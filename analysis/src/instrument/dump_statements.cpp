@@ -1,6 +1,6 @@
 // Which statements are msProbe dump code.
 #include "dump_statements.h"
-#include "text_match.h"
+#include "msprobe/analysis/text_match.h"
 
 #include <algorithm>
 #include <set>

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "msprobe/analysis/config/json_doc.h"
 #include "msprobe/analysis/instrument.h"
 
 namespace msprobe::analysis {
@@ -13,29 +14,6 @@ void sort_edits(std::vector<Edit>& edits) {
     if (a.range.start != b.range.start) return a.range.start < b.range.start;
     return (a.range.end == a.range.start) && (b.range.end != b.range.start);
   });
-}
-
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (unsigned char ch : s) {
-    switch (ch) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (ch < 0x20) {
-          static const char* hex = "0123456789abcdef";
-          out += "\\u00";
-          out += hex[ch >> 4];
-          out += hex[ch & 0xF];
-        } else {
-          out += static_cast<char>(ch);
-        }
-    }
-  }
-  return out + "\"";
 }
 
 }  // namespace
@@ -68,7 +46,9 @@ std::string apply_edits(std::string_view text, std::vector<Edit> edits) {
 }
 
 std::string vllm_ascend_flags(const std::string& abs_config_path) {
-  std::string json = "{\"dump_config_path\": " + json_string(abs_config_path) + "}";
+  std::string json = "{\"dump_config_path\": ";
+  config::append_json_string(json, abs_config_path);
+  json += "}";
   std::string quoted = "'";
   for (char c : json) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return "--additional-config " + quoted + "'";

@@ -8,7 +8,7 @@
 #include "context.h"
 #include "msprobe/analysis/instrument.h"
 #include "msprobe/analysis/plan.h"
-#include "text_match.h"
+#include "msprobe/analysis/text_match.h"
 
 namespace msprobe::analysis {
 using namespace instrument;

@@ -1,6 +1,6 @@
 // Line layout and tree navigation for the dump-point edits.
 #include "layout.h"
-#include "text_match.h"
+#include "msprobe/analysis/text_match.h"
 
 #include <algorithm>
 
@@ -173,12 +173,6 @@ TSNode prev_statement(TSNode stmt) {
   return p;
 }
 
-TSNode next_statement(TSNode stmt) {
-  TSNode p = ts_node_next_named_sibling(stmt);
-  while (!ts_node_is_null(p) && node_is(p, "comment")) p = ts_node_next_named_sibling(p);
-  return p;
-}
-
 TSNode finally_block(TSNode try_stmt) {
   for (TSNode c : children_of(try_stmt, /*named_only=*/true)) {
     if (!node_is(c, "finally_clause")) continue;
@@ -263,15 +257,6 @@ std::vector<TSNode> blocks_around(TSNode node, std::vector<ByteRange> ranges) {
   std::vector<TSNode> out;
   walk(node, [&](TSNode n) {
     if (!holds_one(ts_node_start_byte(n), ts_node_end_byte(n))) return false;
-    if (node_is(n, "block")) out.push_back(n);
-    return true;
-  });
-  return out;
-}
-
-std::vector<TSNode> blocks_under(TSNode node) {
-  std::vector<TSNode> out;
-  walk(node, [&](TSNode n) {
     if (node_is(n, "block")) out.push_back(n);
     return true;
   });

@@ -74,7 +74,6 @@ std::vector<TSNode> children_of(TSNode node, bool named_only);
 std::vector<TSNode> block_statements(TSNode block);
 // The statement before `stmt` in its block, or a null node.
 TSNode prev_statement(TSNode stmt);
-TSNode next_statement(TSNode stmt);
 // The finally clause's block of a try statement, or a null node.
 TSNode finally_block(TSNode try_stmt);
 bool has_except_or_else(TSNode try_stmt);
@@ -83,8 +82,6 @@ bool has_except_or_else(TSNode try_stmt);
 std::set<uint32_t> string_interior_lines(TSNode node);
 // Every identifier spelled `name` in the tree.
 bool identifier_used(TSNode root, std::string_view text, std::string_view name);
-// Every `block` node under `node`, outermost first.
-std::vector<TSNode> blocks_under(TSNode node);
 // The blocks under `node` that hold at least one of `ranges` (in tree order),
 // found without walking the subtrees that hold none.
 std::vector<TSNode> blocks_around(TSNode node, std::vector<ByteRange> ranges);

@@ -6,7 +6,7 @@
 #include "launches.h"
 #include "msprobe/analysis/project.h"
 #include "project/summary.h"
-#include "text_match.h"
+#include "msprobe/analysis/text_match.h"
 
 namespace msprobe::analysis {
 namespace {

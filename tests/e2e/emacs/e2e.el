@@ -27,6 +27,11 @@
         (write-region (point-min) (point-max) e2e--out t 'silent)))
     (message "e2e: %s" line)))
 
+(defconst e2e--guard 60
+  "Seconds any wait may take: a hang guard, not a measure.
+Every wait returns as soon as its condition holds, so a slow or loaded
+machine never fails the test.")
+
 (defun e2e--wait (pred seconds)
   "Run the event loop until PRED is non-nil or SECONDS pass.
 Return the last value of PRED."
@@ -68,8 +73,8 @@ CONTENTS is a MarkupContent, a MarkedString or a vector of them."
   ;; connects from post-command-hook, which batch mode never runs: run it once by hand.
   (eglot-ensure)
   (run-hooks 'post-command-hook)
-  (let ((server (e2e--wait (lambda () (eglot-current-server)) 20)))
-    (unless server (error "no eglot server for the buffer after 20 s"))
+  (let ((server (e2e--wait (lambda () (eglot-current-server)) e2e--guard)))
+    (unless server (error "no eglot server for the buffer after %d s" e2e--guard))
     (setq e2e--events (jsonrpc-events-buffer server))
     (e2e--emit "SERVER %s live=%s" (jsonrpc-name server)
                (if (jsonrpc-running-p server) "yes" "no"))
@@ -79,8 +84,8 @@ CONTENTS is a MarkupContent, a MarkedString or a vector of them."
     (let ((diags (e2e--wait (lambda ()
                               (or (flymake-diagnostics)
                                   (progn (ignore-errors (flymake-start)) nil)))
-                            20)))
-      (unless diags (error "no flymake diagnostics from eglot after 20 s"))
+                            e2e--guard)))
+      (unless diags (error "no flymake diagnostics from eglot after %d s" e2e--guard))
       (dolist (d diags)
         (let ((beg (flymake-diagnostic-beg d)))
           (save-excursion
@@ -96,19 +101,19 @@ CONTENTS is a MarkupContent, a MarkedString or a vector of them."
     (forward-line (1- (string-to-number (getenv "E2E_LINE"))))
     (forward-char (+ (1- (string-to-number (getenv "E2E_COL"))) 3))
     (let* ((res (jsonrpc-request server :textDocument/hover
-                                 (eglot--TextDocumentPositionParams) :timeout 10))
+                                 (eglot--TextDocumentPositionParams) :timeout e2e--guard))
            (text (if res (e2e--hover-text (plist-get res :contents)) "")))
       (e2e--emit "HOVER %s %s" (if (string-match-p "MSP101" text) "MSP101" "none")
                  (substring (replace-regexp-in-string "\n" " " text)
                             0 (min 160 (length text)))))
     ;; eglot-shutdown sends `shutdown' (jsonrpc-request signals if the server answers with
-    ;; an error or not within 1.5 s), then `exit'. Emacs 28's jsonrpc.el (1.0.14) then
+    ;; an error or not within the timeout: 1.5 s by default, the guard here), then `exit'. Emacs 28's jsonrpc.el (1.0.14) then
     ;; deletes the process at once, without waiting for it to exit by itself, so the
     ;; server's own exit code is not observable here: EXIT is informational.
     (let ((proc (jsonrpc--process server)))
-      (eglot-shutdown server nil nil t)  ; t: keep the events buffer for E2E_EVENTS
+      (eglot-shutdown server nil e2e--guard t)  ; t: keep the events buffer for E2E_EVENTS
       (e2e--emit "SHUTDOWN answered")
-      (e2e--wait (lambda () (not (process-live-p proc))) 10)
+      (e2e--wait (lambda () (not (process-live-p proc))) e2e--guard)
       (e2e--emit "EXIT %s %s" (process-status proc) (process-exit-status proc)))))
 
 (condition-case err

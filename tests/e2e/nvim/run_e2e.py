@@ -23,7 +23,7 @@ out = os.path.join(work, "result.txt")
 env = dict(os.environ, MSPROBE_LSP=binary, E2E_FILE=script, E2E_OUT=out, HOME=work, XDG_STATE_HOME=work,
            XDG_CACHE_HOME=work, XDG_CONFIG_HOME=work, XDG_DATA_HOME=work)
 proc = subprocess.run([nvim, "--headless", "-u", "NONE", "-i", "NONE", "-c", "luafile " + os.path.join(HERE, "e2e.lua")],
-                      cwd=work, env=env, capture_output=True, text=True, timeout=120)
+                      cwd=work, env=env, capture_output=True, text=True, timeout=280)  # ctest allows 300
 lines = open(out, encoding="utf-8").read().splitlines() if os.path.exists(out) else []
 print("\n".join("  nvim: " + l for l in lines))
 checks = []

@@ -1,5 +1,6 @@
-// Prefix, suffix and substring tests on names, qualified names and source
-// text, for the whole engine (C++17's std::string has no starts_with).
+// Prefix, suffix and substring tests on names, qualified names, source text
+// and URIs, for the engine and the server (C++17's std::string has no
+// starts_with).
 #pragma once
 
 #include <string_view>
