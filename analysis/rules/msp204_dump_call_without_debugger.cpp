@@ -18,6 +18,10 @@ imported, or received as a parameter), through `self.<attr>` that is never assig
 classmethods on `PrecisionDebugger` in the script that is run (it has a main guard or a
 module-level loop) without any construction. One finding per file, on the first such call.
 
+In a project, the calls are checked against the scripts that run them: none is reported when the
+launched script (or the worker it starts) that reaches them builds the debugger, and classmethod
+calls in a module of their own are reported when the script that reaches them builds none.
+
 ## Why it matters
 The dump methods are classmethods of a singleton: before an instance exists they raise
 `Exception("PrecisionDebugger instance is not created.")`, and a name that was never bound raises
@@ -101,6 +105,9 @@ void check(const RuleContext& ctx, FindingSink& sink) {
     if (u.kind == MsprobeKind::Construct) return;
   }
   if (!imports_msprobe(f)) return;
+  // In a project, the entry of the process that runs these calls decides.
+  if (ctx.project && ctx.project->debugger_built_by_entry) return;
+  const bool entry_without_debugger = ctx.project && ctx.project->dump_calls_reached;
   std::vector<Candidate> found;
   for (std::size_t i = 0; i < f.calls.size(); ++i) {
     const Call& c = f.calls[i];
@@ -115,7 +122,7 @@ void check(const RuleContext& ctx, FindingSink& sink) {
     for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
     bool unbound = false;
     if (klass) {
-      unbound = is_entry_script(f);
+      unbound = entry_without_debugger || is_entry_script(f);
     } else if (lower.find("debugger") != std::string::npos) {
       if (is_plain_name(recv)) {
         unbound = !file_binds(ctx.source, f, recv);
@@ -134,12 +141,16 @@ void check(const RuleContext& ctx, FindingSink& sink) {
   out.message = found.front().receiver + "." + found.front().method +
                 "() is called but no PrecisionDebugger is created in this process: it raises \"PrecisionDebugger "
                 "instance is not created.\" (or NameError); create the debugger right after the imports";
+  if (entry_without_debugger)
+    out.message += " of " + ctx.project->dump_entry + ", the script that runs this code";
   for (std::size_t i = 1; i < found.size() && i <= 5; ++i)
     out.related.push_back({f.calls[static_cast<std::size_t>(found[i].call)].range, "also needs the debugger"});
   // Insert the construction, bound to the name the calls use.
   std::string recv = found.front().receiver;
   std::string name = is_plain_name(recv) && recv != module_class_name(f) && f.qualify(recv).empty() ? recv : "debugger";
-  if (is_plain_name(recv) || !f.qualify(recv).empty()) {
+  // The construction belongs to the entry when another script runs this code
+  // (the enable-dump action edits both files); otherwise here.
+  if (!entry_without_debugger && (is_plain_name(recv) || !f.qualify(recv).empty())) {
     std::string eol = line_break(ctx.source);
     std::string cls = module_class_name(f);
     std::string text;

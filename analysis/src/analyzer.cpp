@@ -3,15 +3,17 @@
 
 #include <algorithm>
 
+#include "msprobe/analysis/project.h"
 #include "repair.h"
 #include "syntax_findings.h"
 #include "msprobe/analysis/suppression.h"
 
 namespace msprobe::analysis {
 
-std::vector<Finding> check_facts(const SourceText& source, const FileFacts& facts, const AnalysisOptions& options) {
+std::vector<Finding> check_facts(const SourceText& source, const FileFacts& facts, const AnalysisOptions& options,
+                                 const ProjectView* project) {
   std::vector<Finding> findings;
-  RuleContext ctx{source, facts, options};
+  RuleContext ctx{source, facts, options, project};
   for (const Rule* rule : all_rules()) {
     if (!rule->check || options.disabled_rules.count(std::string(rule->meta.code))) continue;
     std::vector<Finding> local;
@@ -34,7 +36,7 @@ std::vector<Finding> check_facts(const SourceText& source, const FileFacts& fact
 }
 
 Analysis analyze(PythonParser& parser, const SourceText& source, const AnalysisOptions& options,
-                 const TreePtr& old_tree) {
+                 const TreePtr& old_tree, const ProjectInput* project) {
   Analysis a;
   a.tree = parser.parse(source.view(), old_tree);
   if (!a.tree) {
@@ -43,7 +45,13 @@ Analysis analyze(PythonParser& parser, const SourceText& source, const AnalysisO
   }
   // Facts survive half-typed code (an unclosed bracket above the loop).
   a.facts = build_tolerant_facts(parser, a.tree, source.view());
-  a.findings = check_facts(source, a.facts, options);
+  if (project && project->snapshot) {
+    a.summary = summarize(source, a.facts);
+    ProjectView view = project_view(source, a.facts, *project->snapshot, project->rel, *a.summary);
+    a.findings = check_facts(source, a.facts, options, &view);
+  } else {
+    a.findings = check_facts(source, a.facts, options);
+  }
   return a;
 }
 

@@ -6,11 +6,14 @@
 #include <atomic>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include "cli.h"
 #include "msprobe/analysis/analyzer.h"
+#include "msprobe/analysis/project.h"
 #include "msprobe/analysis/tree_allocator.h"
 
 namespace msprobe::cli {
@@ -49,7 +52,31 @@ struct FileResult {
   analysis::SourceText source;
   std::vector<analysis::Finding> findings;
   bool timed_out = false;
+  std::shared_ptr<const analysis::ModuleSummary> summary;  // files of a checked folder
+  std::string project_rel;                                 // its path in that folder's project
 };
+
+// What other files can change in a file's findings: its dump calls (MSP204
+// asks who builds the debugger) and torch APIs imported by name (MSP208 asks
+// which loops train).
+bool needs_project(const analysis::FileFacts& f) {
+  for (const analysis::MsprobeUse& u : f.msprobe) {
+    if (u.kind != analysis::MsprobeKind::Other) return true;
+  }
+  for (const analysis::Import& i : f.imports) {
+    if (!i.name.empty() && (i.module == "torch" || i.module.rfind("torch.", 0) == 0 || i.module == "torch_npu")) return true;
+  }
+  return false;
+}
+
+// The project a checked folder belongs to: its nearest ancestor (itself
+// included) holding .git, pyproject.toml, setup.py or setup.cfg, else itself.
+std::string folder_project_root(const std::string& dir) {
+  std::error_code ec;
+  fs::path d = fs::absolute(dir, ec).lexically_normal();
+  if (!d.has_filename()) d = d.parent_path();
+  return analysis::find_project_root((d / "__probe__.py").string());
+}
 
 }  // namespace
 
@@ -57,7 +84,7 @@ int run_check(const Args& args) {
   if (!args.errors.empty() || args.positional.empty()) {
     for (const auto& e : args.errors) std::cerr << "msprobe-lsp check: " << e << "\n";
     std::cerr << "usage: msprobe-lsp check [--format text|json] [--torch-version V] [--msprobe-version V]\n"
-                 "                         [--disable CODE,...] [--jobs N] [--no-syntax-errors] PATH...\n";
+                 "                         [--disable CODE,...] [--jobs N] [--no-syntax-errors] [--no-project] PATH...\n";
     return 2;
   }
   std::string format = args.get("--format", "text");
@@ -70,6 +97,19 @@ int run_check(const Args& args) {
   std::vector<std::string> files, errors;
   for (const auto& p : args.positional) collect(p, files, errors);
   std::sort(files.begin(), files.end());
+  // Files found in a folder are checked as part of that folder's project.
+  std::map<std::string, std::string> project_of;  // file -> project root
+  std::set<std::string> roots;
+  for (const auto& p : args.positional) {
+    std::error_code ec;
+    if (!fs::is_directory(p, ec) || args.has("--no-project")) continue;
+    std::string root = folder_project_root(p);
+    roots.insert(root);
+    for (const std::string& f : files) {
+      std::string rel = analysis::project_relative(root, fs::absolute(f, ec).lexically_normal().string());
+      if (!rel.empty() && !project_of.count(f)) project_of[f] = root;
+    }
+  }
 
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
   if (args.has("--jobs")) jobs = static_cast<unsigned>(std::max(1, std::atoi(args.get("--jobs").c_str())));
@@ -95,6 +135,14 @@ int run_check(const Args& args) {
       analysis::Analysis a = analysis::analyze(parser, r.source, with_config_resolver(options, files[i]));
       r.timed_out = a.timed_out;
       r.findings = std::move(a.findings);
+      auto root = project_of.find(files[i]);
+      if (root != project_of.end() && !a.timed_out) {
+        r.summary = analysis::summarize(r.source, a.facts);
+        if (needs_project(a.facts)) {
+          std::error_code ec;
+          r.project_rel = analysis::project_relative(root->second, fs::absolute(files[i], ec).lexically_normal().string());
+        }
+      }
       if (!syntax) {
         r.findings.erase(std::remove_if(r.findings.begin(), r.findings.end(), [](const auto& f) { return f.code.empty(); }),
                          r.findings.end());
@@ -105,6 +153,57 @@ int run_check(const Args& args) {
   for (unsigned t = 1; t < jobs; ++t) pool.emplace_back(work);
   work();
   for (auto& t : pool) t.join();
+
+  // The files whose findings depend on the rest of their project are checked
+  // again with it: the summaries of the checked files, plus the project's
+  // other files (indexed here).
+  for (const std::string& root : roots) {
+    std::vector<std::size_t> again;
+    std::set<std::string> have;
+    std::map<std::string, std::shared_ptr<const analysis::ModuleSummary>> summaries;
+    for (std::size_t i = 0; i < results.size(); ++i) {
+      auto it = project_of.find(results[i].path);
+      if (it == project_of.end() || it->second != root || !results[i].summary) continue;
+      std::error_code ec;
+      std::string rel = analysis::project_relative(root, fs::absolute(results[i].path, ec).lexically_normal().string());
+      summaries[rel] = results[i].summary;
+      if (!results[i].project_rel.empty()) again.push_back(i);
+    }
+    if (again.empty()) continue;
+    analysis::ScanResult scan = analysis::scan_project(root);
+    analysis::ScanResult rest = scan;
+    rest.files.clear();
+    for (const std::string& f : scan.files) {
+      if (!summaries.count(f)) rest.files.push_back(f);
+    }
+    auto read = [root](const std::string& rel) -> std::optional<std::string> {
+      std::string text, error;
+      if (!read_file((fs::path(root) / rel).string(), text, error)) return std::nullopt;
+      return text;
+    };
+    auto indexed = analysis::index_project(root, rest, read, jobs);
+    for (const auto& [rel, s] : indexed->files()) summaries[rel] = s;
+    auto snapshot = std::make_shared<const analysis::ProjectSnapshot>(root, std::move(summaries), scan.package_roots);
+    next = 0;
+    auto recheck = [&] {
+      analysis::PythonParser parser;
+      for (std::size_t k = next++; k < again.size(); k = next++) {
+        FileResult& r = results[again[k]];
+        analysis::ProjectInput project{snapshot, r.project_rel};
+        analysis::Analysis a =
+            analysis::analyze(parser, r.source, with_config_resolver(options, r.path), nullptr, &project);
+        r.findings = std::move(a.findings);
+        if (!syntax) {
+          r.findings.erase(std::remove_if(r.findings.begin(), r.findings.end(), [](const auto& f) { return f.code.empty(); }),
+                           r.findings.end());
+        }
+      }
+    };
+    std::vector<std::thread> rechecks;
+    for (unsigned t = 1; t < jobs && t < again.size(); ++t) rechecks.emplace_back(recheck);
+    recheck();
+    for (auto& t : rechecks) t.join();
+  }
 
   bool any_error = false;
   nlohmann::json out = nlohmann::json::array();

@@ -77,7 +77,7 @@ bool is_command(const std::string& name) {
 std::optional<int> run(int argc, char** argv) {
   if (argc < 2) return std::nullopt;
   std::string cmd = argv[1];
-  if (cmd == "check") return run_check(parse_args(argc, argv, 2, {"--quiet", "--no-syntax-errors"}));
+  if (cmd == "check") return run_check(parse_args(argc, argv, 2, {"--quiet", "--no-syntax-errors", "--no-project"}));
   if (cmd == "config") return run_config(parse_args(argc, argv, 2, {"--force"}));
   if (cmd == "check-dump") return run_check_dump(parse_args(argc, argv, 2, {}));
   if (cmd == "schema") return run_schema(parse_args(argc, argv, 2, {}));

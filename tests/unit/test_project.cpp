@@ -12,6 +12,7 @@
 #include <map>
 
 #include "facts_builder.h"
+#include "msprobe/analysis/analyzer.h"
 #include "msprobe/analysis/project.h"
 #include "msprobe/analysis/syntax.h"
 #include "project/modules.h"
@@ -327,4 +328,53 @@ TEST_CASE("the scan skips hidden, virtual-environment and build folders, and sur
   CHECK(t.files.size() == 2);
   CHECK(t.truncated);
   fs::remove_all(root);
+}
+
+namespace {
+
+std::vector<std::string> codes_in_project(const Project& p, const std::string& rel) {
+  SourceText src(p.files.at(rel));
+  PythonParser parser;
+  ProjectInput in{p.snapshot, rel};
+  Analysis a = analyze(parser, src, AnalysisOptions{}, nullptr, &in);
+  std::vector<std::string> out;
+  for (const Finding& f : a.findings) out.push_back(f.code);
+  return out;
+}
+
+bool has(const std::vector<std::string>& v, const std::string& x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+
+}  // namespace
+
+TEST_CASE("MSP204 asks the script that runs the dump calls whether it builds the debugger") {
+  const std::string loop =
+      "from msprobe.pytorch import PrecisionDebugger\n"
+      "def fit(model, data, opt):\n"
+      "    for b in data:\n"
+      "        PrecisionDebugger.start(model)\n"
+      "        model(b).sum().backward()\n"
+      "        opt.step()\n"
+      "        PrecisionDebugger.stop()\n"
+      "        PrecisionDebugger.step()\n"
+      "if __name__ == '__main__':\n"
+      "    fit(None, [], None)\n";  // a self-test: a script of its own, which builds nothing
+  const std::string builds =
+      "from msprobe.pytorch import PrecisionDebugger\nfrom loop import fit\n"
+      "debugger = PrecisionDebugger(config_path='./config.json')\nif __name__ == '__main__':\n    fit(m, d, o)\n";
+  const std::string builds_nothing = "from loop import fit\nif __name__ == '__main__':\n    fit(m, d, o)\n";
+  Project ok = make({{"loop.py", loop}, {"train.py", builds}});
+  CHECK_FALSE(has(codes_in_project(ok, "loop.py"), "MSP204"));
+  Project missing = make({{"loop.py", loop}, {"train.py", builds_nothing}});
+  CHECK(has(codes_in_project(missing, "loop.py"), "MSP204"));
+  // Alone, the self-test script is an entry that builds nothing.
+  SourceText src(loop);
+  PythonParser parser;
+  Analysis alone = analyze(parser, src, AnalysisOptions{});
+  CHECK(std::any_of(alone.findings.begin(), alone.findings.end(), [](const Finding& f) { return f.code == "MSP204"; }));
+  // A module that is not a script: reported once a script reaches it without building the debugger.
+  std::string module = loop.substr(0, loop.find("if __name__"));
+  Project lib = make({{"loop.py", module}, {"train.py", builds_nothing}});
+  CHECK(has(codes_in_project(lib, "loop.py"), "MSP204"));
+  Project lib_ok = make({{"loop.py", module}, {"train.py", builds}});
+  CHECK_FALSE(has(codes_in_project(lib_ok, "loop.py"), "MSP204"));
 }

@@ -209,4 +209,55 @@ void derive_loops_in_project(const SourceText& source, FileFacts& facts, const P
   derive_loops_with(source.view(), facts, session.solver(rel));
 }
 
+namespace {
+
+bool is_dump_call(MsprobeKind k) {
+  return k == MsprobeKind::Start || k == MsprobeKind::Stop || k == MsprobeKind::Step ||
+         k == MsprobeKind::ForwardBackwardDumpEnd;
+}
+
+// Which launched scripts run this file's dump calls, and whether their
+// process builds the debugger (in a function they reach, or at their module level).
+void find_dump_entries(ProjectSession& session, const std::string& rel, const ModuleSummary& summary, ProjectView& v) {
+  std::set<int> dump_functions;
+  for (const MsprobeRef& r : summary.msprobe) {
+    if (r.kind == MsprobeKind::Construct) return;  // built here: the file's own business
+    if (is_dump_call(r.kind)) dump_functions.insert(r.function);
+  }
+  if (dump_functions.empty()) return;
+  for (const auto& [file, s] : session.project().files()) {
+    if (!session.is_script(file)) continue;
+    const ProjectSession::Reach& reach = session.reach({file, -1});
+    bool reaches = std::any_of(dump_functions.begin(), dump_functions.end(),
+                               [&](int f) { return reach.steps.count({rel, f}) != 0; });
+    if (!reaches) continue;
+    if (!v.dump_calls_reached) {
+      v.dump_calls_reached = true;
+      v.dump_entry = file;
+    }
+    for (const FunctionRef& g : reach.order) {
+      const ModuleSummary* gs = session.summary(g.file);
+      if (!gs) continue;
+      for (const MsprobeRef& r : gs->msprobe) {
+        if (r.kind == MsprobeKind::Construct && r.function == g.function) {
+          v.debugger_built_by_entry = true;
+          v.builder = file;
+          return;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+ProjectView project_view(const SourceText& source, FileFacts& facts, const ProjectSnapshot& project,
+                         const std::string& rel, const ModuleSummary& summary) {
+  ProjectSession session(project, rel, &summary);
+  derive_loops_with(source.view(), facts, session.solver(rel));
+  ProjectView v;
+  find_dump_entries(session, rel, summary, v);
+  return v;
+}
+
 }  // namespace msprobe::analysis

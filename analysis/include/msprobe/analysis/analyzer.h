@@ -2,6 +2,8 @@
 // apply suppressions (a separate last pass, as in ruff).
 #pragma once
 
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "msprobe/analysis/facts.h"
@@ -12,19 +14,32 @@
 
 namespace msprobe::analysis {
 
+struct ModuleSummary;
+class ProjectSnapshot;
+
 struct Analysis {
   TreePtr tree;  // null when parsing ran out of time
   FileFacts facts;
   std::vector<Finding> findings;  // sorted by position
   bool timed_out = false;
+  // With a project: the file's summary, for the project's index.
+  std::shared_ptr<const ModuleSummary> summary;
 };
 
-// `old_tree` must already carry the edits made since it was parsed.
+// The project a file belongs to, and its path there.
+struct ProjectInput {
+  std::shared_ptr<const ProjectSnapshot> snapshot;
+  std::string rel;
+};
+
+// `old_tree` must already carry the edits made since it was parsed. With a
+// project, loops are derived across its files and the rules see the project.
 Analysis analyze(PythonParser& parser, const SourceText& source, const AnalysisOptions& options,
-                 const TreePtr& old_tree = nullptr);
+                 const TreePtr& old_tree = nullptr, const ProjectInput* project = nullptr);
 
 // The rule and suppression passes alone, over facts already built.
-std::vector<Finding> check_facts(const SourceText& source, const FileFacts& facts, const AnalysisOptions& options);
+std::vector<Finding> check_facts(const SourceText& source, const FileFacts& facts, const AnalysisOptions& options,
+                                 const ProjectView* project = nullptr);
 
 // Maximum number of syntax-error findings reported per file.
 inline constexpr std::size_t kMaxSyntaxFindings = 10;

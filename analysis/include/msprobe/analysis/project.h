@@ -20,6 +20,7 @@
 
 #include "msprobe/analysis/facts.h"
 #include "msprobe/analysis/plan.h"
+#include "msprobe/analysis/rule.h"
 #include "msprobe/analysis/source.h"
 
 namespace msprobe::analysis {
@@ -106,6 +107,11 @@ std::string project_relative(const std::string& root, const std::string& path);
 // summary (it replaces the snapshot's).
 void derive_loops_in_project(const SourceText& source, FileFacts& facts, const ProjectSnapshot& project,
                              const std::string& rel, const ModuleSummary& summary);
+
+// derive_loops_in_project, and what the rules need to know of the rest of
+// the project about this file (rule.h's ProjectView).
+ProjectView project_view(const SourceText& source, FileFacts& facts, const ProjectSnapshot& project,
+                         const std::string& rel, const ModuleSummary& summary);
 
 // A launched script (or a spawned worker) that reaches a loop.
 struct ProjectEntry {

@@ -59,10 +59,23 @@ class FindingSink {
   std::vector<Finding>& out_;
 };
 
+// What the rest of a project says about the file being checked (null when
+// the file is checked alone): the rules that depend on other files read it.
+struct ProjectView {
+  // A launched script (or a worker it starts) runs this file's start/stop/step
+  // calls: `dump_entry` is the first such script (relative to the project root).
+  bool dump_calls_reached = false;
+  std::string dump_entry;
+  // ... and builds the PrecisionDebugger in that process (`builder`).
+  bool debugger_built_by_entry = false;
+  std::string builder;
+};
+
 struct RuleContext {
   const SourceText& source;
   const FileFacts& facts;
   const AnalysisOptions& options;
+  const ProjectView* project = nullptr;
   std::string_view text(ByteRange r) const { return source.view().substr(r.start, r.end - r.start); }
 };
 
