@@ -112,7 +112,7 @@ ProjectEditResult enable_in_project(const ProjectSnapshot& project, const std::s
   }
   InstrumentResult lr = enable_dump(loop->source, loop->analysis, lo);
   if (!lr.ok()) return fail(plan->loop_file, lr.error);
-  out.summary = lr.summary + " of " + plan->loop_file;
+  out.summary = plan->single_file() ? lr.summary : lr.summary + " of " + plan->loop_file;
   add(out, plan->loop_file, *loop, std::move(lr));
   if (entry != loop) {
     InstrumentOptions eo = options;

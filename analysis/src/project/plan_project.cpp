@@ -77,10 +77,12 @@ std::optional<ProjectEntry> entry_for(ProjectSession& session, const std::string
     if (at == step.from) break;
     path.push_back(describe(session, at, step));
     if (step.spawn && !spawned) spawned = at;  // the last process boundary before the loop
+    if (step.from.file == script) e.lines.push_back(step.line);
     at = step.from;
   }
   path.push_back(script);
   std::reverse(path.begin(), path.end());
+  std::reverse(e.lines.begin(), e.lines.end());
   e.path = std::move(path);
   if (spawned) {
     e.construct_file = spawned->file;
@@ -165,6 +167,7 @@ std::optional<ProjectPlan> plan_project(const ProjectSnapshot& project, const st
   plan.loop_file = loop_file;
   plan.loop = std::move(*loop_plan);
   const Loop& loop = lf->facts.loops[static_cast<std::size_t>(plan.loop.loop)];
+  plan.loop_line = loop.line;
   FunctionRef target{loop_file, loop.function};
 
   // ----- the entries that reach it -----

@@ -168,26 +168,31 @@ ScanResult scan_project(const std::string& root, const ScanLimits& limits) {
 
 std::shared_ptr<const ProjectSnapshot> index_project(const std::string& root, const ScanResult& scan,
                                                      const FileReader& read, unsigned threads,
-                                                     std::vector<std::string>* skipped) {
+                                                     std::vector<std::string>* skipped, const IndexControl* control) {
   std::vector<std::shared_ptr<const ModuleSummary>> summaries(scan.files.size());
   std::vector<std::string> errors(scan.files.size());
-  std::atomic<std::size_t> next{0};
+  std::atomic<std::size_t> next{0}, done{0};
   auto work = [&]() {
     PythonParser parser;
+    if (control) parser.set_timeout_micros(control->parse_timeout_micros);
     for (std::size_t i = next++; i < scan.files.size(); i = next++) {
+      if (control && control->cancel && control->cancel->load()) break;
+      struct Done {
+        const IndexControl* c;
+        std::atomic<std::size_t>& n;
+        std::size_t total;
+        ~Done() {
+          std::size_t d = ++n;
+          if (c && c->progress) c->progress(d, total);
+        }
+      } report{control, done, scan.files.size()};
       std::optional<std::string> text = read(scan.files[i]);
       if (!text) {
         errors[i] = scan.files[i] + ": cannot be read";
         continue;
       }
-      TreePtr tree = parser.parse(*text);
-      if (!tree) {
-        errors[i] = scan.files[i] + ": too large or complex to parse in time";
-        continue;
-      }
-      SourceText source(std::move(*text));
-      FileFacts facts = build_facts(tree, source.view());
-      summaries[i] = summarize(source, facts);
+      summaries[i] = summarize_source(parser, SourceText(std::move(*text)));
+      if (!summaries[i]) errors[i] = scan.files[i] + ": too large or complex to parse in time";
     }
   };
   threads = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(scan.files.size())));

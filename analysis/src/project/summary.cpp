@@ -3,6 +3,7 @@
 #include <regex>
 
 #include "bindings.h"
+#include "facts_builder.h"
 #include "launches.h"
 #include "msprobe/analysis/project.h"
 #include "project/summary.h"
@@ -60,6 +61,54 @@ std::optional<SysPathEntry> sys_path_entry(const std::string& text) {
     return e;
   }
   return std::nullopt;
+}
+
+// FNV-1a over the parts of a summary other files depend on.
+class Fingerprint {
+ public:
+  Fingerprint& operator<<(std::string_view s) {
+    for (char c : s) mix(static_cast<unsigned char>(c));
+    mix(0xff);
+    return *this;
+  }
+  Fingerprint& operator<<(long long v) {
+    for (int i = 0; i < 8; ++i) mix(static_cast<unsigned char>(static_cast<unsigned long long>(v) >> (8 * i)));
+    return *this;
+  }
+  uint64_t value() const { return h_; }
+
+ private:
+  void mix(unsigned char c) {
+    h_ ^= c;
+    h_ *= 0x100000001b3ull;
+  }
+  uint64_t h_ = 0xcbf29ce484222325ull;
+};
+
+uint64_t fingerprint(const ModuleSummary& s) {
+  Fingerprint f;
+  for (const FunctionShape& fn : s.effects.functions) {
+    f << fn.name << fn.class_index << fn.parent;
+    for (const std::string& p : fn.params) f << p;
+  }
+  for (const LoopShape& l : s.effects.loops) f << l.function << l.parent;
+  for (const ClassShape& c : s.effects.classes) {
+    f << c.name << static_cast<long long>(c.module);
+    for (const std::string& b : c.bases) f << b;
+  }
+  for (const CallSite& c : s.effects.sites) {
+    f << c.function << c.kinds << c.model << c.passed_model << c.helper << c.closure << c.target << c.receiver;
+    for (const CallArg& a : c.args) f << a.keyword << a.text;
+  }
+  for (const CallTarget& t : s.effects.targets) f << static_cast<long long>(t.via) << t.name << t.ctor << t.self_class;
+  for (const ImportRef& i : s.imports)
+    f << i.module << i.name << i.bound << static_cast<long long>(i.top_level) << static_cast<long long>(i.conditional);
+  for (const SysPathEntry& e : s.sys_path) f << static_cast<long long>(e.from_file) << e.path;
+  for (const LaunchRef& l : s.launches) f << l.worker << l.function;
+  for (const MsprobeRef& m : s.msprobe) f << static_cast<long long>(m.kind) << m.function << m.loop << m.receiver << m.bound_to;
+  f << static_cast<long long>(s.main_guard_line >= 0) << static_cast<long long>(s.runs_code)
+    << static_cast<long long>(s.syntax_errors);
+  return f.value();
 }
 
 }  // namespace
@@ -120,7 +169,18 @@ std::shared_ptr<const ModuleSummary> summarize(const SourceText& source, const F
   for (const Launch& l : find_launches(f)) {
     if (f.calls[static_cast<std::size_t>(l.call)].function == -1) s->runs_code = true;
   }
+  s->fingerprint = fingerprint(*s);
   return s;
+}
+
+uint64_t summary_fingerprint(const ModuleSummary& s) { return s.fingerprint; }
+
+std::size_t summary_source_bytes(const ModuleSummary& s) { return s.bytes; }
+
+std::shared_ptr<const ModuleSummary> summarize_source(PythonParser& parser, const SourceText& source) {
+  TreePtr tree = parser.parse(source.view());
+  if (!tree) return nullptr;
+  return summarize(source, build_facts(tree, source.view()));
 }
 
 std::size_t summary_bytes(const ModuleSummary& s) {

@@ -54,6 +54,9 @@ struct ModuleSummary {
   bool runs_code = false;     // module-level code that calls into functions or loops: a script
   bool syntax_errors = false;
   uint32_t bytes = 0;         // size of the source
+  // A hash of what other files can see of this one (names, effects, imports,
+  // entry facts; not positions): equal fingerprints give other files the same answers.
+  uint64_t fingerprint = 0;
 };
 
 }  // namespace msprobe::analysis

@@ -10,6 +10,7 @@
 // Paths inside a project are relative to its root, with forward slashes.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -22,6 +23,7 @@
 #include "msprobe/analysis/plan.h"
 #include "msprobe/analysis/rule.h"
 #include "msprobe/analysis/source.h"
+#include "msprobe/analysis/syntax.h"
 
 namespace msprobe::analysis {
 
@@ -30,8 +32,16 @@ struct ModuleSummary;  // project/summary.h
 // Summarises one file whose facts are built (`facts` of `source`).
 std::shared_ptr<const ModuleSummary> summarize(const SourceText& source, const FileFacts& facts);
 
-// Size of a summary in bytes (approximate), for the index's statistics.
+// Parses and summarises a file; null when the parse ran out of time.
+std::shared_ptr<const ModuleSummary> summarize_source(PythonParser& parser, const SourceText& source);
+
+// Size of a summary in bytes (approximate), and of the source it sums up, for
+// the index's statistics.
 std::size_t summary_bytes(const ModuleSummary& summary);
+std::size_t summary_source_bytes(const ModuleSummary& summary);
+// Equal for two summaries of a file when other files get the same answers
+// from either (positions do not count).
+uint64_t summary_fingerprint(const ModuleSummary& summary);
 
 class ModuleTable;  // project/modules.h: module names <-> files
 
@@ -85,12 +95,20 @@ ScanResult scan_project(const std::string& root, const ScanLimits& limits = {});
 // editor buffer, else the disk. nullopt when it cannot be read.
 using FileReader = std::function<std::optional<std::string>(const std::string& rel)>;
 
+// Progress and cancellation of index_project.
+struct IndexControl {
+  std::function<void(std::size_t done, std::size_t total)> progress;  // after each file, on the indexing thread
+  const std::atomic<bool>* cancel = nullptr;                          // set: stop soon, return what is done
+  uint64_t parse_timeout_micros = 2'000'000;                          // per file
+};
+
 // Builds the summaries of `scan.files` (parse + facts + summary, on
-// `threads` threads); files that cannot be read are skipped with a line in
-// `skipped`.
+// `threads` threads); files that cannot be read or parsed are skipped with a
+// line in `skipped`.
 std::shared_ptr<const ProjectSnapshot> index_project(const std::string& root, const ScanResult& scan,
                                                      const FileReader& read, unsigned threads,
-                                                     std::vector<std::string>* skipped = nullptr);
+                                                     std::vector<std::string>* skipped = nullptr,
+                                                     const IndexControl* control = nullptr);
 
 // The nearest ancestor of `file` (an absolute path) holding .git,
 // pyproject.toml, setup.py or setup.cfg; else the file's folder.
@@ -119,6 +137,7 @@ struct ProjectEntry {
   std::string construct_file;   // where the construction goes: the script, or the file of the worker
   std::string worker;           // the worker function the construction goes into; "" = module level
   int worker_function = -1;     // its index in construct_file's facts (the chosen entry only)
+  std::vector<uint32_t> lines;  // 0-based lines, in `file`, of the calls on the way to the loop
   std::vector<std::string> path;  // how it reaches the loop ("chargpt.py", "Trainer.run (mingpt/trainer.py)")
 };
 
@@ -131,6 +150,7 @@ struct ProjectPlanOptions {
 // construction (in `entry.construct_file`).
 struct ProjectPlan {
   std::string loop_file;
+  uint32_t loop_line = 0;            // 0-based header line of the loop in loop_file
   DumpPlan loop;                     // the plan in loop_file
   ProjectEntry entry;                // the chosen entry
   std::vector<ProjectEntry> entries; // every entry that reaches the loop, the chosen one first
