@@ -156,8 +156,10 @@ void AnalysisWorker::run_one(const std::string& uri, analysis::PythonParser& par
   std::vector<analysis::ByteEdit> edits = std::move(st.carry);
   bool reset = st.carry_reset;
   bool quiet = true;  // merged jobs publish unless every one of them was quiet
+  bool refresh = true;  // ... and repeat identical diagnostics unless every one was a project refresh
   for (Pending& q : st.queue) {
     quiet = quiet && q.job.quiet;
+    refresh = refresh && q.job.project_refresh;
     if (q.job.reset_tree) {
       reset = true;
       edits.clear();
@@ -183,6 +185,7 @@ void AnalysisWorker::run_one(const std::string& uri, analysis::PythonParser& par
   snap->kind = job.kind;
   snap->source = job.source;
   snap->quiet = quiet;
+  snap->project_refresh = refresh;
   bool cancelled = false, failed = false;
   if (job.test_delay_ms > 0) {
     auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(job.test_delay_ms);
@@ -195,7 +198,7 @@ void AnalysisWorker::run_one(const std::string& uri, analysis::PythonParser& par
       for (const auto& e : edits) old = analysis::edited_copy(old, e);
       parser.set_timeout_micros(job.parse_timeout_micros);
       parser.set_cancel_flag(cancel.get());
-      snap->result = analysis::analyze(parser, *job.source, job.options, old);
+      snap->result = analysis::analyze(parser, *job.source, job.options, old, job.project ? &*job.project : nullptr);
       cancelled = snap->result.timed_out && cancel->load();
     } catch (const std::exception& e) {
       spdlog::error("analysis of {} v{} failed: {}", job.uri, job.version, e.what());

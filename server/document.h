@@ -28,6 +28,8 @@ struct AnalysisSnapshot {
   bool slim = false;
   // The analysis only refreshed the facts of a slim snapshot: nothing to publish.
   bool quiet = false;
+  // Another file of the project changed: publish only if the diagnostics did.
+  bool project_refresh = false;
 };
 using SnapshotPtr = std::shared_ptr<const AnalysisSnapshot>;
 
@@ -55,6 +57,7 @@ struct Document {
   };
   std::vector<Waiter> waiters;
   std::string last_pull_result_id;
+  std::string last_published;  // the diagnostics last published (JSON), to skip repeating them
 };
 
 }  // namespace msprobe::server

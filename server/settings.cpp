@@ -69,6 +69,16 @@ Settings parse_settings(const json& value, std::vector<std::string>& problems) {
     else
       bad("parseTimeoutMs", "an integer from 10 to 60000");
   }
+  if (const json* v = lookup(*s, "index.enabled"); v && !v->is_null()) {
+    if (v->is_boolean()) out.index.enabled = v->get<bool>();
+    else bad("index.enabled", "true or false");
+  }
+  if (const json* v = lookup(*s, "index.maxFiles"); v && !v->is_null()) {
+    if (v->is_number_integer() && v->get<long long>() >= 1 && v->get<long long>() <= 1000000)
+      out.index.max_files = static_cast<std::size_t>(v->get<long long>());
+    else
+      bad("index.maxFiles", "an integer from 1 to 1000000");
+  }
   // Test-only, deliberately absent from the documented settings. Up to 10
   // minutes: longer than any test waits, so a test can hold an analysis
   // "forever" and release it with a settings change.

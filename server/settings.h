@@ -10,6 +10,16 @@
 
 namespace msprobe::server {
 
+// The project index (msprobe.index.*).
+struct IndexSettings {
+  bool enabled = true;
+  std::size_t max_files = 5000;
+  std::size_t max_bytes = 64u << 20;  // of source read; not a user setting
+  friend bool operator==(const IndexSettings& a, const IndexSettings& b) {
+    return a.enabled == b.enabled && a.max_files == b.max_files && a.max_bytes == b.max_bytes;
+  }
+};
+
 struct Settings {
   analysis::AnalysisOptions analysis;
   int debounce_ms = 150;
@@ -19,6 +29,7 @@ struct Settings {
   std::vector<std::string> config_globs;
   std::string docs_base_url;  // empty: file URI of the bundled docs/rules.md
   int parse_timeout_ms = 1500;  // a parse that takes longer gives up (an info diagnostic says so)
+  IndexSettings index;
   // Test-only (undocumented initializationOptions key "testAnalysisDelayMs"):
   // every analysis job sleeps this long first, so tests can send requests and
   // edits while an analysis is known to be running.

@@ -31,7 +31,8 @@ json LanguageServer::show_info() const {
           {"workspaceFolders", workspace_folders_},
           {"openDocuments", docs},
           {"rules", rules},
-          {"config", config_info()}};
+          {"config", config_info()},
+          {"index", projects_.info()}};
 }
 
 // Every documented setting with the value in effect (defaults included), under
@@ -52,6 +53,8 @@ json LanguageServer::settings_in_effect() const {
           {"probeEnvironment", settings_.probe_environment},
           {"configGlobs", settings_.config_globs},
           {"parseTimeoutMs", settings_.parse_timeout_ms},
+          {"index.enabled", settings_.index.enabled},
+          {"index.maxFiles", settings_.index.max_files},
           {"docsBaseUrl", settings_.docs_base_url}};
 }
 

@@ -173,7 +173,14 @@ void LanguageServer::on_did_change_watched_files(const json& params) {
     std::string uri = change["uri"].get<std::string>();
     if (documents_.count(uri)) continue;  // the open buffer is what counts
     std::string path = uri_to_path(uri);
-    if (!path.empty()) refresh_config_users(path);
+    if (path.empty()) continue;
+    if (path.size() > 3 && path.compare(path.size() - 3, 3, ".py") == 0) {
+      // FileChangeType: 1 created, 2 changed, 3 deleted.
+      if (change.value("type", 2) == 3) projects_.file_deleted(path);
+      else projects_.file_changed(path);
+      continue;
+    }
+    refresh_config_users(path);
   }
 }
 

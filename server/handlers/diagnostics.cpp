@@ -39,6 +39,12 @@ json LanguageServer::diagnostics_json(const AnalysisSnapshot& snap) const {
 void LanguageServer::publish(const AnalysisSnapshot& snap) {
   json params{{"uri", snap.uri}, {"diagnostics", diagnostics_json(snap)}};
   params["version"] = snap.version;  // harmless for clients without versionSupport
+  auto it = documents_.find(snap.uri);
+  if (it != documents_.end()) {
+    std::string text = params.dump();
+    if (snap.project_refresh && text == it->second.last_published) return;
+    it->second.last_published = std::move(text);
+  }
   notify("textDocument/publishDiagnostics", std::move(params));
 }
 

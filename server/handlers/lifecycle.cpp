@@ -134,6 +134,7 @@ void LanguageServer::on_initialize(Call& c) {
 void LanguageServer::on_initialized(const json&) {
   if (caps_.configuration) pull_configuration();
   start_config_services();
+  start_project_index();
 }
 
 void LanguageServer::pull_configuration() {
@@ -149,8 +150,10 @@ void LanguageServer::apply_settings(const json& value) {
   Settings next = parse_settings(value, problems);
   report_setting_problems(problems);
   std::string previous_python = settings_.python_path;
+  bool index_changed = !(next.index == settings_.index);
   settings_ = std::move(next);
   on_settings_replaced(previous_python);
+  if (index_changed && state_ == State::Running) start_project_index();
   // Everything open is re-checked with the new options.
   for (auto& [uri, doc] : documents_) schedule_analysis(doc, /*immediately=*/true, /*force=*/true);
 }

@@ -111,6 +111,7 @@ void LanguageServer::on_did_close(const json& params) {
   auto waiters = std::move(doc->waiters);
   documents_.erase(uri);
   worker_.forget(uri);
+  if (kind == DocumentKind::Python) projects_.closed(path);
   forget_config_document(uri, kind, path);
   for (auto& w : waiters) w.fn(nullptr);
   if (!caps_.pull_diagnostics) notify("textDocument/publishDiagnostics", {{"uri", uri}, {"diagnostics", json::array()}});
@@ -138,7 +139,7 @@ void LanguageServer::schedule_analysis(Document& doc, bool immediately, bool for
   });
 }
 
-void LanguageServer::start_job(Document& doc, bool force, bool quiet) {
+void LanguageServer::start_job(Document& doc, bool force, bool quiet, bool project_refresh) {
   if (doc.job_pending && !force) return;
   if (doc.debounce) doc.debounce->cancel();
   doc.job_pending = true;
@@ -157,6 +158,8 @@ void LanguageServer::start_job(Document& doc, bool force, bool quiet) {
   job.parse_timeout_micros = static_cast<uint64_t>(settings_.parse_timeout_ms) * 1000;
   job.test_delay_ms = settings_.test_analysis_delay_ms;
   job.quiet = quiet;
+  if (doc.kind == DocumentKind::Python) job.project = project_input(doc);
+  job.project_refresh = project_refresh;
   worker_.submit(std::move(job), [this](SnapshotPtr snap) { on_analysis_done(snap); });
 }
 
@@ -178,6 +181,10 @@ void LanguageServer::on_analysis_done(const SnapshotPtr& snap) {
   }
   doc.latest = snap;
   after_config_analysis(snap);
+  // What other files see of this one changed: their diagnostics may too.
+  if (snap->result.summary && projects_.update(doc.path, snap->result.summary)) {
+    if (auto where = projects_.locate(doc.path)) refresh_project_documents(where->root, doc.uri);
+  }
   if (!caps_.pull_diagnostics && state_ == State::Running && !snap->quiet) publish(*snap);
   auto waiters = std::move(doc.waiters);
   doc.waiters.clear();

@@ -21,6 +21,8 @@ export interface MsprobeSettings {
   showSyntaxErrors: boolean;
   parseTimeoutMs: number;
   configGlobs: string[];
+  'index.enabled': boolean;
+  'index.maxFiles': number;
 }
 
 /** Defaults; they must equal the ones in package.json (a unit test checks it). */
@@ -40,6 +42,8 @@ export const SETTING_DEFAULTS: Readonly<MsprobeSettings> = Object.freeze({
   showSyntaxErrors: true,
   parseTimeoutMs: 1500,
   configGlobs: [],
+  'index.enabled': true,
+  'index.maxFiles': 5000,
 });
 
 export const SETTING_KEYS = Object.keys(SETTING_DEFAULTS) as (keyof MsprobeSettings)[];
@@ -84,6 +88,8 @@ export function readSettings(get: SettingGetter): MsprobeSettings {
   const showSyntax = get('showSyntaxErrors');
   const probeEnv = get('probeEnvironment');
   const parseTimeout = get('parseTimeoutMs');
+  const indexEnabled = get('index.enabled');
+  const maxFiles = get('index.maxFiles');
   return {
     'server.path': str('server.path', d['server.path']).trim(),
     'server.args': strs('server.args', d['server.args']),
@@ -107,6 +113,11 @@ export function readSettings(get: SettingGetter): MsprobeSettings {
         ? Math.min(PARSE_TIMEOUT_RANGE.max, Math.max(PARSE_TIMEOUT_RANGE.min, Math.round(parseTimeout)))
         : d.parseTimeoutMs,
     configGlobs: strs('configGlobs', d.configGlobs),
+    'index.enabled': typeof indexEnabled === 'boolean' ? indexEnabled : d['index.enabled'],
+    'index.maxFiles':
+      typeof maxFiles === 'number' && Number.isInteger(maxFiles) && maxFiles >= 1 && maxFiles <= 1000000
+        ? maxFiles
+        : d['index.maxFiles'],
   };
 }
 

@@ -90,12 +90,22 @@ describe('initializationOptions', () => {
     assert.equal(st.debounceMs, 150);
     assert.equal(st['server.path'], undefined);
     assert.deepEqual(Object.keys(st).sort(), [
-      'configGlobs', 'configPath', 'debounceMs', 'disabledRules', 'docsBaseUrl', 'msprobeVersion', 'parseTimeoutMs',
+      'configGlobs', 'configPath', 'debounceMs', 'disabledRules', 'docsBaseUrl', 'index', 'msprobeVersion', 'parseTimeoutMs',
       'probeEnvironment', 'pythonPath', 'server', 'severityOverrides', 'showSyntaxErrors', 'torchVersion',
       'trace',
     ]);
     assert.equal(st.probeEnvironment, true);
     assert.equal(st.parseTimeoutMs, 1500);
+    assert.deepEqual(st.index, { enabled: true, maxFiles: 5000 });
+  });
+
+  it('keeps the index settings in range', () => {
+    const read = (v: Record<string, unknown>) => s.readSettings((k) => v[k]);
+    assert.equal(read({ 'index.enabled': false })['index.enabled'], false);
+    assert.equal(read({ 'index.enabled': 'no' })['index.enabled'], true);
+    assert.equal(read({ 'index.maxFiles': 200 })['index.maxFiles'], 200);
+    assert.equal(read({ 'index.maxFiles': 0 })['index.maxFiles'], 5000);
+    assert.equal(read({ 'index.maxFiles': 2.5 })['index.maxFiles'], 5000);
   });
 });
 
