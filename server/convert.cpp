@@ -94,24 +94,45 @@ bool replaces_code(const json& text_edits) {
 }
 
 json make_workspace_edit(const std::vector<LspEditGroup>& groups, const EditOptions& o) {
+  return make_files_workspace_edit({FileEdit{o.uri, o.version, "", groups}}, o);
+}
+
+json make_files_workspace_edit(const std::vector<FileEdit>& files, const EditOptions& o) {
   bool annotate = o.document_changes && o.change_annotations;
-  json edits = json::array();
   json annotations = json::object();
+  json document_changes = json::array();
+  json changes = json::object();
   std::map<std::string, std::string> ids;  // one annotation per label, even when its edits are not adjacent
-  for (const LspEditGroup& group : groups) {
-    if (!group.edits.is_array() || group.edits.empty()) continue;
-    auto [it, added] = ids.emplace(group.label, "msprobe." + std::to_string(ids.size()));
-    const std::string& id = it->second;
-    if (annotate && added) {
-      annotations[id] = {{"label", group.label}, {"needsConfirmation", group.needs_confirmation}};
+  // Labels name their file when the edit spans several.
+  std::size_t spanned = 0;
+  for (const FileEdit& file : files) {
+    bool any = std::any_of(file.groups.begin(), file.groups.end(),
+                           [](const LspEditGroup& g) { return g.edits.is_array() && !g.edits.empty(); });
+    spanned += any ? 1 : 0;
+  }
+  for (const FileEdit& file : files) {
+    json edits = json::array();
+    for (const LspEditGroup& group : file.groups) {
+      if (!group.edits.is_array() || group.edits.empty()) continue;
+      std::string label = file.name.empty() || spanned < 2 ? group.label : group.label + " (" + file.name + ")";
+      auto [it, added] = ids.emplace(label, "msprobe." + std::to_string(ids.size()));
+      const std::string& id = it->second;
+      if (annotate && added) annotations[id] = {{"label", label}, {"needsConfirmation", group.needs_confirmation}};
+      for (json e : group.edits) {
+        if (annotate) e["annotationId"] = id;
+        edits.push_back(std::move(e));
+      }
     }
-    for (json e : group.edits) {
-      if (annotate) e["annotationId"] = id;
-      edits.push_back(std::move(e));
+    if (edits.empty() && files.size() > 1) continue;
+    if (o.document_changes) {
+      document_changes.push_back({{"textDocument", {{"uri", file.uri}, {"version", file.version ? json(*file.version) : json(nullptr)}}},
+                                  {"edits", std::move(edits)}});
+    } else {
+      changes[file.uri] = std::move(edits);
     }
   }
-  if (!o.document_changes) return {{"changes", {{o.uri, edits}}}};
-  json out{{"documentChanges", json::array({{{"textDocument", {{"uri", o.uri}, {"version", o.version ? json(*o.version) : json(nullptr)}}}, {"edits", edits}}})}};
+  if (!o.document_changes) return {{"changes", changes}};
+  json out{{"documentChanges", document_changes}};
   if (annotate && !annotations.empty()) out["changeAnnotations"] = annotations;
   return out;
 }

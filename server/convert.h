@@ -53,6 +53,18 @@ struct LspEditGroup {
 // same position appear in array order, as the spec says); with annotations
 // each group becomes one changeAnnotation.
 json make_workspace_edit(const std::vector<LspEditGroup>& groups, const EditOptions& o);
+
+// One file's share of a WorkspaceEdit over several files.
+struct FileEdit {
+  std::string uri;
+  std::optional<int> version;  // null: the file is not open
+  std::string name;            // added to each group's label ("mingpt/trainer.py"); "" for none
+  std::vector<LspEditGroup> groups;
+};
+// A WorkspaceEdit over several files: one TextDocumentEdit per file when the
+// client takes documentChanges, else `changes`. With annotations, every
+// file's groups are annotations of their own, so a preview shows each file.
+json make_files_workspace_edit(const std::vector<FileEdit>& files, const EditOptions& o);
 // The dump-point groups of analysis/instrument, in position order.
 json to_workspace_edit(const analysis::SourceText& src, const std::vector<analysis::EditGroup>& groups,
                        const EditOptions& o);

@@ -19,6 +19,7 @@
 #include "document.h"
 #include "msprobe/protocol/framing.h"
 #include "msprobe/protocol/jsonrpc.h"
+#include "project_index.h"
 #include "settings.h"
 #include "transport.h"
 
@@ -34,6 +35,7 @@ struct RequestError : std::runtime_error {
 };
 
 struct DumpOffer;
+struct DumpRequest;
 
 // The client capabilities the server uses.
 struct ClientCaps {
@@ -132,7 +134,7 @@ class LanguageServer {
   Document* find_document(const json& params);  // by params.textDocument.uri
   Document& require_document(const json& params);
   void schedule_analysis(Document& doc, bool immediately, bool force = false);
-  void start_job(Document& doc, bool force = false, bool quiet = false);
+  void start_job(Document& doc, bool force = false, bool quiet = false, bool project_refresh = false);
   void on_analysis_done(const SnapshotPtr& snap);
   // The preamble of every request answered from a document's analysis: calls
   // `answer` with the analysis of the document's current version once it
@@ -180,6 +182,24 @@ class LanguageServer {
   void add_config_actions(const Document& doc, const json& diagnostic, json& actions);
   json config_info() const;
   json settings_in_effect() const;
+  // the project index (handlers/project.cpp)
+  void start_project_index();
+  void on_index_progress(const std::string& root, std::size_t done, std::size_t total);
+  // Re-checks the open Python documents of `root` (other than `except_uri`) soon.
+  void refresh_project_documents(const std::string& root, const std::string& except_uri = "");
+  std::optional<analysis::ProjectInput> project_input(const Document& doc) const;
+  // the dump actions of a file in an indexed project (handlers/project_actions.cpp)
+  bool in_project(const std::string& path) const;
+  analysis::FileReader project_reader(const std::string& root) const;
+  std::vector<DumpOffer> project_dump_offers(const std::string& path, const analysis::SourceText& src,
+                                             const analysis::Analysis& a, uint32_t sel_start, uint32_t sel_end,
+                                             bool with_source, bool with_refactor) const;
+  // The edit of `req` over the project's files: null when there is nothing to
+  // change, nullopt with `error` when refused.
+  json project_lenses(const std::string& uri, const std::string& path, const analysis::SourceText& src) const;
+  bool spans_project(const DumpRequest& req, const std::string& path, const AnalysisSnapshot& snap) const;
+  std::optional<json> project_dump_edit(const std::string& path, const DumpRequest& req, std::string& summary,
+                                        std::vector<std::string>& notes, std::string& error) const;
   // dump-point actions and commands (handlers/code_action.cpp, handlers/commands_dump.cpp)
   EditOptions edit_options(const std::string& uri, std::optional<int> version) const;
   std::string dump_config_path(const std::string& script_path) const;
@@ -219,6 +239,16 @@ class LanguageServer {
   long long next_outgoing_id_ = 1;
   std::unique_ptr<asio::steady_timer> parent_watch_;
   ConfigState config_{io_};
+  // The workspace folders' projects (handlers/project.cpp).
+  ProjectIndex projects_{io_};
+  struct IndexProgress {
+    std::string token;
+    bool begun = false;  // the client created the token and got "begin"
+    bool ended = false;  // indexing finished before it did
+  };
+  std::map<std::string, IndexProgress> index_progress_;  // by folder
+  uint64_t progress_tokens_ = 0;
+  std::unique_ptr<asio::steady_timer> project_refresh_;
 };
 
 }  // namespace msprobe::server

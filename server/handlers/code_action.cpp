@@ -23,6 +23,11 @@ bool only_given(const json& only) { return only.is_array() && !only.empty(); }
 
 }  // namespace
 
+bool LanguageServer::spans_project(const DumpRequest& req, const std::string& path, const AnalysisSnapshot& snap) const {
+  bool op = req.op == DumpOp::Enable || req.op == DumpOp::Disable || req.op == DumpOp::Remove;
+  return op && snap.result.summary && in_project(path);
+}
+
 EditOptions LanguageServer::edit_options(const std::string& uri, std::optional<int> version) const {
   EditOptions o;
   o.encoding = encoding_;
@@ -114,7 +119,12 @@ void LanguageServer::on_code_action(Call& c) {
   with_current_analysis(doc, c, [=](const AnalysisSnapshot& snap) mutable {
     if (snap.result.timed_out) return reply(actions);
     const analysis::SourceText& src = *snap.source;
-    for (const DumpOffer& offer : dump_offers(src, snap.result, sel.start, sel.end, want_source, want_refactor)) {
+    // In an indexed project the loop, the entry and the edits span its files.
+    std::vector<DumpOffer> offers =
+        snap.result.summary && in_project(path)
+            ? project_dump_offers(path, src, snap.result, sel.start, sel.end, want_source, want_refactor)
+            : dump_offers(src, snap.result, sel.start, sel.end, want_source, want_refactor);
+    for (const DumpOffer& offer : offers) {
       if (!kind_allowed(only, offer.kind)) continue;
       json action = dump_action(offer, uri, path, snap);
       if (!action.is_null()) actions.push_back(std::move(action));
@@ -142,8 +152,17 @@ json LanguageServer::dump_action(const DumpOffer& offer, const std::string& uri,
   }
   json data{{"msprobe", to_string(offer.request.op)}, {"uri", uri}, {"version", snap.version}};
   if (offer.request.loop_line) data["loopLine"] = *offer.request.loop_line;
+  if (!offer.request.entry.empty()) data["entry"] = offer.request.entry;
   if (caps_.code_action_resolve_edit && caps_.code_action_data) {
     action["data"] = data;
+    return action;
+  }
+  if (spans_project(offer.request, path, snap)) {
+    std::string summary, error;
+    std::vector<std::string> notes;
+    std::optional<json> edit = project_dump_edit(path, offer.request, summary, notes, error);
+    if (!edit || edit->is_null()) return nullptr;
+    action["edit"] = std::move(*edit);
     return action;
   }
   analysis::InstrumentResult r = compute_dump_op(*snap.source, snap.result, offer.request, dump_config_path(path));
@@ -166,10 +185,20 @@ void LanguageServer::on_code_action_resolve(Call& c) {
     throw RequestError(ErrorCode::ContentModified, "The document changed since the action was offered; ask again");
   DumpRequest req{*op, std::nullopt};
   if (data.contains("loopLine") && data["loopLine"].is_number_unsigned()) req.loop_line = data["loopLine"].get<uint32_t>();
+  if (data.contains("entry") && data["entry"].is_string()) req.entry = data["entry"].get<std::string>();
   auto reply = c.reply;
   auto fail = c.fail;
   std::string uri = doc.uri, path = doc.path;
   with_current_analysis(doc, c, [=](const AnalysisSnapshot& snap) mutable {
+    if (spans_project(req, path, snap)) {
+      std::string summary, error;
+      std::vector<std::string> notes;
+      std::optional<json> edit = project_dump_edit(path, req, summary, notes, error);
+      if (!edit) return fail(ErrorCode::RequestFailed, "msProbe: " + error);
+      if (edit->is_null()) return fail(ErrorCode::RequestFailed, "msProbe: " + summary);
+      action["edit"] = std::move(*edit);
+      return reply(action);
+    }
     analysis::InstrumentResult r = compute_dump_op(*snap.source, snap.result, req, dump_config_path(path));
     if (!r.ok()) return fail(ErrorCode::RequestFailed, "msProbe: " + r.error);
     action["edit"] = to_workspace_edit(*snap.source, r.groups, edit_options(uri, snap.version));
@@ -181,12 +210,13 @@ void LanguageServer::on_code_lens(Call& c) {
   Document& doc = require_document(c.params);
   if (doc.kind != DocumentKind::Python) return c.reply(json::array());
   auto reply = c.reply;
-  std::string uri = doc.uri;
+  std::string uri = doc.uri, path = doc.path;
   with_current_analysis(doc, c, [=](const AnalysisSnapshot& snap) {
     json lenses = json::array();
     if (snap.result.timed_out) return reply(lenses);
     const analysis::SourceText& src = *snap.source;
     if (analysis::has_disabled_dump(src, snap.result)) return reply(lenses);
+    if (snap.result.summary && in_project(path)) return reply(project_lenses(uri, path, src));
     // One lens, on the loop the plan chooses; the other loops keep their code action.
     std::optional<uint32_t> chosen = analysis::default_dump_loop(src, snap.result);
     auto is_chosen = [&](const analysis::Loop& l) { return chosen && l.line == *chosen; };

@@ -25,23 +25,14 @@ void LanguageServer::execute_dump_command(Call& c, const std::string& command, c
     if (!arg["loopLine"].is_number_unsigned()) throw std::invalid_argument("loopLine must be a 0-based line number");
     req.loop_line = arg["loopLine"].get<uint32_t>();
   }
+  if (arg.contains("entry") && arg["entry"].is_string()) req.entry = arg["entry"].get<std::string>();
   auto reply = c.reply;
   auto fail = c.fail;
-  // Computes the edit for one text and asks the client to apply it.
-  auto run = [this, reply, fail, uri, req, command](const analysis::SourceText& src, const analysis::Analysis& a,
-                                                     std::optional<int> version, const std::string& path) {
-    analysis::InstrumentResult r = compute_dump_op(src, a, req, dump_config_path(path));
-    if (!r.ok()) return fail(ErrorCode::RequestFailed, "msProbe: " + r.error);
-    for (const std::string& note : r.notes) show_message(req.op == DumpOp::Runner ? 2 : 3, "msProbe: " + note);
-    if (r.empty()) {
-      show_message(3, "msProbe: " + r.summary);
-      return reply({{"applied", false}, {"summary", r.summary}});
-    }
-    json edit = to_workspace_edit(src, r.groups, edit_options(uri, version));
+  // Asks the client to apply `edit` (or hands it back when it cannot).
+  auto apply = [this, reply, fail](json edit, const std::string& summary) {
     if (!caps_.apply_edit)
-      return reply({{"applied", false}, {"summary", r.summary}, {"edit", edit},
+      return reply({{"applied", false}, {"summary", summary}, {"edit", edit},
                     {"message", "the client cannot apply workspace edits (workspace.applyEdit)"}});
-    std::string summary = r.summary;
     request("workspace/applyEdit", {{"label", "msProbe: " + summary}, {"edit", edit}},
             [reply, fail, summary](const protocol::Response& resp) {
               if (!resp.ok) return fail(ErrorCode::RequestFailed, "workspace/applyEdit failed: " + resp.error.dump());
@@ -50,6 +41,34 @@ void LanguageServer::execute_dump_command(Call& c, const std::string& command, c
                 out["failureReason"] = resp.result["failureReason"];
               reply(out);
             });
+  };
+  std::string doc_path = documents_.count(uri) ? documents_.at(uri).path : uri_to_path(uri);
+  std::error_code exists_ec;
+  bool readable = documents_.count(uri) || std::filesystem::is_regular_file(doc_path, exists_ec);
+  if (req.op != DumpOp::Runner && readable && settings_.index.enabled && projects_.locate(doc_path)) {
+    // The project's files: the loop's and the entry's.
+    std::string summary, error;
+    std::vector<std::string> notes;
+    std::optional<json> edit = project_dump_edit(doc_path, req, summary, notes, error);
+    if (!edit) return fail(ErrorCode::RequestFailed, "msProbe: " + error);
+    for (const std::string& note : notes) show_message(3, "msProbe: " + note);
+    if (edit->is_null()) {
+      show_message(3, "msProbe: " + summary);
+      return reply({{"applied", false}, {"summary", summary}});
+    }
+    return apply(std::move(*edit), summary);
+  }
+  // Computes the edit for one text and asks the client to apply it.
+  auto run = [this, reply, fail, apply, uri, req](const analysis::SourceText& src, const analysis::Analysis& a,
+                                                     std::optional<int> version, const std::string& path) {
+    analysis::InstrumentResult r = compute_dump_op(src, a, req, dump_config_path(path));
+    if (!r.ok()) return fail(ErrorCode::RequestFailed, "msProbe: " + r.error);
+    for (const std::string& note : r.notes) show_message(req.op == DumpOp::Runner ? 2 : 3, "msProbe: " + note);
+    if (r.empty()) {
+      show_message(3, "msProbe: " + r.summary);
+      return reply({{"applied", false}, {"summary", r.summary}});
+    }
+    apply(to_workspace_edit(src, r.groups, edit_options(uri, version)), r.summary);
   };
   auto it = documents_.find(uri);
   if (it != documents_.end()) {

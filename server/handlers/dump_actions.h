@@ -21,8 +21,11 @@ std::optional<DumpOp> dump_op_from(const std::string& s);
 // One operation, as it travels in a code action's data or a command's
 // arguments: {"op", "uri", "version", "loopLine"?}.
 struct DumpRequest {
-  DumpOp op = DumpOp::Enable;
+  DumpRequest(DumpOp o = DumpOp::Enable, std::optional<uint32_t> line = std::nullopt, std::string e = "")
+      : op(o), loop_line(line), entry(std::move(e)) {}
+  DumpOp op;
   std::optional<uint32_t> loop_line;  // 0-based
+  std::string entry;                  // in a project: the launched script whose process gets the debugger
 };
 
 // Code action kinds.
