@@ -1,4 +1,8 @@
-// MSP302 config-range-syntax: reported by the config checker (config/config_check.h).
+// MSP302 config-range-syntax: `rank` and `step` lists msProbe cannot parse
+// (the entry syntax itself is config_check.h's range_entry_problem, shared
+// with the generator and the editors' input checks).
+#include "config/config_walk.h"
+#include "msprobe/analysis/config/config_check.h"
 #include "msprobe/analysis/rule.h"
 
 namespace msprobe::analysis {
@@ -26,11 +30,49 @@ Write lists: `"rank": [0]`, `"step": ["3-5"]`. `[]` means every rank or step.
 msprobe-facts §1.4.
 )md";
 
+constexpr long long kRangeMax = 1000000;
+
+void check_list(const config::MemberRef& m, FindingSink& sink) {
+  using config::JsonKind;
+  const config::JsonValue& v = m.value();
+  const std::string& name = m.key();
+  auto error = [&](ByteRange r, std::string message) {
+    sink.report(config::make_finding("MSP302", Severity::Error, r, std::move(message)));
+  };
+  if (v.is(JsonKind::Null)) return;
+  if (!v.is(JsonKind::Array)) {
+    return error(v.range, config::quoted(name) + " should be a list such as [] or [0, 1, \"4-6\"], not " +
+                              config::to_string(v.kind) + " (\"" + name + " is invalid, it should be a list\")");
+  }
+  if (v.items.size() > static_cast<std::size_t>(kRangeMax)) error(v.range, config::quoted(name) + " has more than 1000000 entries");
+  for (const config::JsonValue& item : v.items) {
+    config::RangeEntry e;
+    if (item.is(JsonKind::Number) && item.integer) {
+      e.number = item.int_fits ? item.int_value : (item.text[0] == '-' ? -1 : kRangeMax + 1);
+    } else if (item.is(JsonKind::String)) {
+      e.is_int = false;
+      e.text = item.text;
+    } else {
+      error(item.range, name + " entries must be integers or strings such as \"4-6\", not " + config::to_string(item.kind));
+      continue;
+    }
+    std::string problem = config::range_entry_problem(e, name);
+    if (!problem.empty()) error(item.range, problem);
+  }
+}
+
+void check_config(const config::ConfigContext& ctx, FindingSink& sink) {
+  for (const config::MemberRef& m : ctx.members) {
+    if (m.role == config::MemberRole::Field && m.top_level() && (m.key() == "rank" || m.key() == "step")) check_list(m, sink);
+  }
+}
+
 }  // namespace
 
 extern const Rule msp302_config_range_syntax{
     {"MSP302", "config-range-syntax", "A rank/step entry msProbe cannot parse", Severity::Error,
      FixAvailability::None, kDocs},
-    nullptr};
+    nullptr,
+    &check_config};
 
 }  // namespace msprobe::analysis
