@@ -1,6 +1,7 @@
-// Data-driven config checker tests: every tests/config/fixtures/*.json is
-// checked and its findings compared with the sidecar NAME.expect, one finding
-// a line:
+// Data-driven config checker tests: every tests/config/fixtures/**/*.json
+// (one folder per rule code, named after the rule the fixture is about, and
+// valid/ for files with nothing to report) is checked and its findings
+// compared with the sidecar NAME.expect, one finding a line:
 //
 //     4 MSP301 error `"l1"` did you mean "L1"
 //
@@ -74,7 +75,7 @@ std::string describe(const std::string& text, const Finding& f) {
 TEST_CASE("config fixtures") {
   fs::path root = fs::path(MSPROBE_TESTS_DIR) / "config" / "fixtures";
   std::vector<fs::path> files;
-  for (auto& e : fs::directory_iterator(root)) {
+  for (auto& e : fs::recursive_directory_iterator(root)) {
     if (e.is_regular_file() && e.path().extension() == ".json") files.push_back(e.path());
   }
   std::sort(files.begin(), files.end());
@@ -82,7 +83,7 @@ TEST_CASE("config fixtures") {
   bool update = std::getenv("MSPROBE_UPDATE_EXPECT") != nullptr;
   static const std::regex re(R"(^(\d+)\s+(MSP\d{3})\s+(error|warning|info|hint)\s+`(.*)`\s*(.*)$)");
   for (const auto& file : files) {
-    DYNAMIC_SECTION(file.filename().string()) {
+    DYNAMIC_SECTION(fs::relative(file, root).string()) {
       std::string text = read(file);
       fs::path expect_path = file;
       expect_path.replace_extension(".expect");
