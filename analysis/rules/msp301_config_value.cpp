@@ -15,6 +15,9 @@ version (`msprobe.msprobeVersion`, 26.x by default): `task`, `level`, `async_dum
 (`all` alone, at most 4 entries), `summary_mode`, `slice`, `diff_nums`, ... A task that exists only
 in the other version (`overflow_check` on 26.x, `nan_check` on 8.x) is reported too.
 
+`"task": ""`, `"level": ""` and `"level": null` are a warning, not an error: msProbe runs them
+with its defaults (statistics, L1), which the message names.
+
 ## Why it matters
 msProbe checks these values when the debugger is built and stops with
 `[msprobe] Invalid parameter` (for example "level is invalid, it should be one of [...]"), or, for
@@ -51,7 +54,9 @@ class ValueCheck {
       if (m.role != config::MemberRole::Field) continue;
       const config::FieldSpec& f = *m.field;
       if (m.top_level()) {
-        if (f.name == "task") task(m.value());
+        if ((f.name == "task" || f.name == "level") && config::falls_back_to_default(m.value(), f.name == "level"))
+          defaulted(f, m.value());
+        else if (f.name == "task") task(m.value());
         else if (f.name != "dump_path" && f.name != "rank" && f.name != "step") value(f, m.value());
         continue;
       }
@@ -63,6 +68,17 @@ class ValueCheck {
  private:
   void error(ByteRange r, std::string message, std::vector<Fix> fixes = {}) {
     sink_.report(config::make_finding("MSP301", Severity::Error, r, std::move(message), std::move(fixes)));
+  }
+
+  // 8.3.3 and 26.0 both run `"task": ""`, `"level": ""` and `"level": null`
+  // with their defaults; the file probably meant something else.
+  void defaulted(const config::FieldSpec& f, const JsonValue& v) {
+    std::string def = f.name == "task" ? "statistics" : "L1";
+    sink_.report(config::make_finding(
+        "MSP301", Severity::Warning, v.range,
+        quoted(f.name) + " is " + (v.is(JsonKind::Null) ? "null" : "empty") + ": msProbe runs with its default " +
+            quoted(def) + "; write " + quoted(def) + " or the " + std::string(f.name) + " you want",
+        {config::replace_fix("Write the default " + quoted(def), v.range, quoted(def))}));
   }
 
   std::vector<std::string> allowed_values(const config::FieldSpec& f) const {

@@ -14,10 +14,11 @@ Checks `dump_path`: it must be present (unless the constructor passes `dump_path
 and contain only letters, digits and `_ . : / -`. A relative path gets a hint.
 
 ## Why it matters
-Without it msProbe stops with "The dump_path not found."; with a space, `+`, `~` or a non-ASCII
-character it stops with "contains special characters" (the check runs on the absolute path, so the
-directory a relative path is resolved against counts too). A relative path lands wherever the run
-was started.
+Without it msProbe stops with "The dump_path not found." when the debugger is built. With a space,
+`+`, `~` or a non-ASCII character the debugger is built, but the run fails when the dump starts,
+with `FileCheckException` ("contains special characters"), possibly after a long start-up (the
+check runs on the absolute path, so the directory a relative path is resolved against counts too).
+A relative path lands wherever the run was started.
 
 ## Example
 ```json
@@ -40,7 +41,11 @@ void check_value(const config::JsonValue& v, FindingSink& sink) {
   }
   std::string problem = config::dump_path_problem(v.text);
   if (!problem.empty()) {
-    sink.report(config::make_finding("MSP303", Severity::Error, v.range, problem));
+    // Both 8.3.3 and 26.0 build the debugger from such a file and fail later,
+    // at the first dump, which can be well into a long run.
+    sink.report(config::make_finding("MSP303", Severity::Error, v.range,
+                                     problem + ". msProbe accepts the file, but the run fails when the dump starts "
+                                               "(FileCheckException)"));
     return;
   }
   if (v.text[0] != '/')

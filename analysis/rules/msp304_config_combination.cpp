@@ -19,7 +19,8 @@ Checks the rules that tie fields together, as msProbe's `DebuggerConfig.check` d
 - task `nan_check` needs level `L1` and rejects `data_mode` with `input` but no `output`;
 - task `structure` works at level L0 or mix (others are switched to mix, with a warning);
 - `slice` / `request_id` are dropped at levels L2 and debug, `tensor_list` at level debug;
-- `scope` names must follow the level's naming (modules for L0, APIs for L1);
+- `scope` names must follow the level's naming (modules for L0, APIs for L1); a module name at
+  level L1 is an error, since msProbe then stops with `ScopeException`;
 - 8.x: `overflow_check` needs L0/L1, `free_benchmark` needs L1 and its own pairings.
 
 In a Python script it reports `debugger.save(...)` while the debugger's level (from its
@@ -163,7 +164,9 @@ class Combinations {
     if (const JsonMember* scope = e_.block_member("scope"); count(scope) == 2) scope_names(scope->value);
   }
 
-  // L0 scope names are module names, L1 ones API names.
+  // L0 scope names are module names, L1 ones API names. A module name at L1
+  // is an error: 8.3.3 and 26.0 both stop with ScopeException when the
+  // debugger is built.
   void scope_names(const JsonValue& scope) {
     static const std::vector<std::string> kPrefixes = {"Distributed", "Functional", "Torch", "Tensor", "Mint",
                                                        "MintFunctional", "Primitive", "Aten", "VF", "NPU", "Jit"};
@@ -174,6 +177,11 @@ class Combinations {
       bool api = std::find(kPrefixes.begin(), kPrefixes.end(), head) != kPrefixes.end();
       if (e_.level == "L0" && !module)
         report(Severity::Warning, item.range, "at level L0 scope names are module names such as \"Module.conv1.Conv2d.forward.0\"");
+      else if (e_.level == "L1" && module)
+        report(Severity::Error, item.range,
+               "at level L1 the scope takes API names, and " + config::quoted(item.text) +
+                   " is a module name: msProbe stops with ScopeException when the debugger is built. Use level L0 "
+                   "or mix for module names, or API names such as \"Tensor.add.0.forward\"");
       else if (e_.level == "L1" && !api)
         report(Severity::Warning, item.range,
                "at level L1 scope names are API names such as \"Tensor.add.0.forward\" (prefixes: " + config::join(kPrefixes) + ")");

@@ -8,7 +8,7 @@
 // that is: the 1-based line where the finding starts, the code, the severity,
 // the exact text the range covers (between backquotes), and a substring of
 // the message. Lines starting with '#' are comments, except a first line
-// "# options: msprobe=8.3.0 torch_npu=false npu=false disable=MSP305" that
+// "# options: msprobe=8.3.0 torch=1.13.1 torch_npu=false npu=false disable=MSP305" that
 // sets the analysis options. An .expect with no finding lines means "no
 // findings". Run with MSPROBE_UPDATE_EXPECT=1 to rewrite the .expect files
 // from the current output (options lines are kept).
@@ -50,6 +50,7 @@ AnalysisOptions parse_options(const std::string& line) {
     auto eq = w.find('=');
     std::string k = w.substr(0, eq), v = eq == std::string::npos ? "" : w.substr(eq + 1);
     if (k == "msprobe") o.msprobe_version = Version::parse(v);
+    else if (k == "torch") o.torch_version = Version::parse(v);
     else if (k == "torch_npu") o.torch_npu_importable = v == "true";
     else if (k == "npu") o.npu_available = v == "true";
     else if (k == "disable") o.disabled_rules.insert(v);

@@ -214,8 +214,9 @@ ConfigSummary summarize_config(std::string_view text) {
   if (!doc.has_root || !doc.root.is(JsonKind::Object)) return s;
   s.readable = true;
   const JsonValue& r = doc.root;
-  if (const JsonValue* v = r.get("task"); v && v->is(JsonKind::String)) s.task = v->text, s.task_set = true;
-  if (const JsonValue* v = r.get("level"); v && v->is(JsonKind::String)) s.level = v->text, s.level_set = true;
+  // "" (and a null level) run as msProbe's defaults.
+  if (const JsonValue* v = r.get("task"); v && v->is(JsonKind::String) && !v->text.empty()) s.task = v->text, s.task_set = true;
+  if (const JsonValue* v = r.get("level"); v && v->is(JsonKind::String) && !v->text.empty()) s.level = v->text, s.level_set = true;
   if (const JsonValue* v = r.get("dump_path"); v && v->is(JsonKind::String)) s.dump_path = v->text, s.dump_path_set = true;
   if (const JsonValue* v = r.get("extra_info"); v && v->is(JsonKind::Bool)) s.extra_info = v->boolean;
   if (const JsonValue* v = r.get("async_dump"); v && v->is(JsonKind::Bool)) s.async_dump = v->boolean;

@@ -41,13 +41,17 @@ MemberRole field_role(const FieldSpec& f, ConfigVersion v) {
 
 }  // namespace
 
+bool falls_back_to_default(const JsonValue& v, bool null_too) {
+  return (v.is(JsonKind::String) && v.text.empty()) || (null_too && v.is(JsonKind::Null));
+}
+
 ConfigContext::ConfigContext(std::string_view text_in, const AnalysisOptions& options_in)
     : text(text_in), options(options_in), version(version_of(options_in)), doc(parse_json(text_in)) {
   if (!doc.has_root || !doc.root.is(JsonKind::Object)) return;
   object_root = true;
   complete = doc.errors.empty();
   const JsonValue& root = doc.root;
-  if (const JsonValue* t = root.get("task"); t && t->is(JsonKind::String)) selected_task = t->text;
+  if (const JsonValue* t = root.get("task"); t && t->is(JsonKind::String) && !t->text.empty()) selected_task = t->text;
 
   const JsonValue* block = nullptr;
   const TaskSpec* block_task = nullptr;
@@ -97,12 +101,12 @@ ConfigContext::ConfigContext(std::string_view text_in, const AnalysisOptions& op
   e.level = "L1";
   e.task_member = root.member("task");
   e.level_member = root.member("level");
-  if (e.task_member) {
+  if (e.task_member && !falls_back_to_default(e.task_member->value, false)) {
     const JsonValue& t = e.task_member->value;
     if (!t.is(JsonKind::String) || !find_task(t.text)) return;
     e.task = t.text;
   }
-  if (e.level_member) {
+  if (e.level_member && !falls_back_to_default(e.level_member->value, true)) {
     const JsonValue& l = e.level_member->value;
     if (!l.is(JsonKind::String) || !find_field("", "level")->value(l.text)) return;
     e.level = l.text;

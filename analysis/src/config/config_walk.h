@@ -46,7 +46,8 @@ struct MemberRef {
 };
 
 // The task and level msProbe runs with: the file's values, or msProbe's
-// defaults (statistics, L1) where they are absent, empty or (level) null.
+// defaults (statistics, L1) where they are absent, empty or (level) null --
+// both 8.3.3 and 26.0 were seen to run such files as statistics / L1.
 struct RunSettings {
   std::string task, level;
   const JsonMember* task_member = nullptr;
@@ -75,7 +76,7 @@ class ConfigContext {
   // Members of the root and, when it is an object, of the selected task's
   // block, in source order (the block's after the root's).
   std::vector<MemberRef> members;
-  // The task whose block is read: the file's task, or statistics.
+  // The task whose block is read: the file's task, or statistics when it is absent or "".
   std::string selected_task = "statistics";
   // Set when the file is complete and its task and level are ones msProbe knows.
   std::optional<RunSettings> effective;
@@ -86,6 +87,10 @@ class ConfigContext {
   // The 1-based line of a byte offset.
   uint32_t line_of(uint32_t offset) const;
 };
+
+// True for a value msProbe replaces by its default: "" (task and level) and
+// null (`null_too`: level).
+bool falls_back_to_default(const JsonValue& v, bool null_too);
 
 // ----- helpers the config rules share -----
 
