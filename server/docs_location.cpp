@@ -55,6 +55,12 @@ const std::string& rules_doc_uri() {
   return uri;
 }
 
+const std::string& reference_doc_uri() {
+  static const std::string uri =
+      file_uri_of(find_shipped_file("msprobe-reference.md", kDocShare, MSPROBE_LSP_DOCS_DIR));
+  return uri;
+}
+
 std::string verify_runner_path() {
   return find_shipped_file("msprobe_verify_runner.py", "share/msprobe-lsp", MSPROBE_LSP_RUNNER_DIR);
 }

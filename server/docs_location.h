@@ -1,5 +1,6 @@
 // Where the files msprobe-lsp ships beside its binary are on this machine: the
-// rule reference (docs/rules.md), for the diagnostics' codeDescription when
+// rule reference (docs/rules.md) and the msProbe reference it links to, for
+// the diagnostics' codeDescription and the hover links when
 // msprobe.docsBaseUrl is not set, and the Python runner of `verify`.
 #pragma once
 
@@ -23,6 +24,9 @@ std::vector<std::string> rules_doc_candidates(const std::string& exe_path);
 // file:// URI of rules.md for the running executable, "" when there is none
 // (diagnostics then carry no link). Computed once.
 const std::string& rules_doc_uri();
+
+// file:// URI of msprobe-reference.md, found like rules.md; "" when there is none.
+const std::string& reference_doc_uri();
 
 // msprobe_verify_runner.py: beside the binary, <prefix>/share/msprobe-lsp/, the
 // source server/python/; "" when there is none.
