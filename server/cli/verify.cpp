@@ -186,6 +186,7 @@ int run_verify(const Args& args) {
   std::vector<std::string> runner_args = server::runner_arguments(runner, copy, steps, dump_dir, status_file, *target);
   command.insert(command.end(), runner_args.begin(), runner_args.end());
   // The run's own output goes where the report does not: stdout for text, stderr for JSON.
+  // No .pyc files are left behind in the user's folders by the short run.
   int out_fd = format == "json" ? 2 : 1;
   std::ostream& log = format == "json" ? std::cerr : std::cout;
   log << "msprobe-lsp verify: " << (target->module ? "-m " : "") << target->target << " with " << config_path
@@ -197,7 +198,7 @@ int run_verify(const Args& args) {
   long long error_total = 0;
   std::string last_stderr_line;
   server::ChildResult run = server::run_child(
-      command, {"PYTHONUNBUFFERED=1"}, out_fd, 2, [&](int stream, const std::string& line) {
+      command, {"PYTHONUNBUFFERED=1", "PYTHONDONTWRITEBYTECODE=1"}, out_fd, 2, [&](int stream, const std::string& line) {
         if (contains_error_marker(line)) {
           ++error_total;
           if (error_lines.size() < kErrorLinesKept) error_lines.push_back(line);
