@@ -36,8 +36,12 @@ Usage:
       Report msProbe findings for Python files (directories are walked).
   msprobe-lsp config [--task T] [--level L] [--rank R] [--step S] --dump-path P [--output FILE [--force]]
       Write an msProbe config.json (printed when --output is not given).
-  msprobe-lsp check-dump [--format text|json] CONFIG
-      Report what a run dumped under the config's dump_path, and why something is missing.
+  msprobe-lsp check-dump [--format text|json] [--msprobe-version V] [--base DIR] CONFIG
+      Report what a run dumped under the config's dump_path, why something is missing,
+      and how much a tensor dump of the same steps would write.
+  msprobe-lsp verify SCRIPT [--config PATH] [--steps N] [--python PY] [--format text|json] [-- SCRIPT_ARGS...]
+      Run SCRIPT (or -m MODULE) for its first N steps (default 1) with a copy of its config,
+      then check the dump. For torchrun/deepspeed, print the command line to run instead.
   msprobe-lsp schema [--msprobe-version V]
       Print the JSON Schema of config.json.
   msprobe-lsp enable FILE [--loop LINE] [--config PATH] [--diff | --write]

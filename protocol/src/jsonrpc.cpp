@@ -1,6 +1,8 @@
 // Classifies incoming JSON-RPC 2.0 messages and builds outgoing ones.
 #include "msprobe/protocol/jsonrpc.h"
 
+#include "msprobe/protocol/utf8_repair.h"
+
 namespace msprobe::protocol {
 namespace {
 
@@ -10,6 +12,13 @@ bool valid_id(const json& id) { return id.is_number_integer() || id.is_string();
 
 Incoming parse_message(std::string_view body) {
   json msg = json::parse(body.begin(), body.end(), nullptr, /*allow_exceptions=*/false);
+  if (msg.is_discarded()) {
+    // Invalid UTF-8 (or a lone surrogate escape) makes the JSON reader give
+    // up; the text is decoded with U+FFFD instead, as an editor shows it.
+    bool changed = false;
+    std::string repaired = repair_utf8(body, changed);
+    if (changed) msg = json::parse(repaired, nullptr, /*allow_exceptions=*/false);
+  }
   if (msg.is_discarded()) return Invalid{ErrorCode::ParseError, "Parse error: the message is not valid JSON", nullptr};
   if (!msg.is_object()) return Invalid{ErrorCode::InvalidRequest, "Invalid request: a message must be a JSON object", nullptr};
 

@@ -67,7 +67,7 @@ bool read_file(const std::string& path, std::string& out, std::string& error) {
 
 bool is_command(const std::string& name) {
   static const char* kCommands[] = {"check", "config", "check-dump", "schema", "rules", "enable",
-                                    "disable", "remove", "vllm-ascend-flags", "explain"};
+                                    "disable", "remove", "vllm-ascend-flags", "explain", "verify"};
   for (const char* c : kCommands) {
     if (name == c) return true;
   }
@@ -86,6 +86,7 @@ std::optional<int> run(int argc, char** argv) {
     return run_instrument(cmd, parse_args(argc, argv, 2, {"--diff", "--write"}));
   if (cmd == "vllm-ascend-flags") return run_vllm_ascend_flags(parse_args(argc, argv, 2, {}));
   if (cmd == "explain") return run_explain(parse_args(argc, argv, 2, {}));
+  if (cmd == "verify") return run_verify(parse_args(argc, argv, 2, {"--keep"}));
   return std::nullopt;
 }
 

@@ -1,4 +1,4 @@
-// The command line: `msprobe-lsp check|rules|explain|enable|disable|remove|config|check-dump|schema`.
+// The command line: `msprobe-lsp check|rules|explain|enable|disable|remove|config|check-dump|verify|schema`.
 // Same engine as the server, no LSP involved.
 #pragma once
 
@@ -46,6 +46,7 @@ int run_rules(const Args& args);
 int run_instrument(const std::string& command, const Args& args);
 int run_vllm_ascend_flags(const Args& args);
 int run_explain(const Args& args);
+int run_verify(const Args& args);      // cli/verify.cpp
 
 // Returns the exit code, or nullopt when argv[1] is not a CLI command.
 // True for the names of the subcommands run() handles.

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "cli.h"
+#include "doc_links.h"
 
 namespace msprobe::cli {
 namespace {
@@ -27,8 +28,9 @@ std::string anchor(std::string_view code) {
 }
 
 // The rule docs use level-2 headings; under a rule heading they become level 3.
+// Their citations link to msprobe-reference.md, which sits next to rules.md.
 std::string demote_headings(std::string_view docs) {
-  std::istringstream in{std::string(docs)};
+  std::istringstream in{server::link_reference_citations(docs, "msprobe-reference.md")};
   std::string line, out;
   bool fence = false;
   while (std::getline(in, line)) {

@@ -1,15 +1,20 @@
 // msprobe.generateConfig: builds config.json from the fields the user gave as
 // arguments, or asks for them one by one with window/showMessageRequest
 // (task, level, rank, step, dump_path, then the final JSON to confirm), and
-// writes it with workspace/applyEdit. Never outside the workspace folders,
-// never over an existing file unless `overwrite: true` was given, and then
-// only through an edit the user confirms.
+// writes it with workspace/applyEdit. The request is base protocol, so every
+// client is asked (eglot, for one, declares no window capabilities and
+// answers); a client that answers the first question with an error, or with
+// null without declaring window.showMessage, cannot ask, and gets msProbe's
+// defaults, named in the notes. Never outside the workspace folders, never
+// over an existing file unless `overwrite: true` was given, and then only
+// through an edit the user confirms.
 #include <filesystem>
 #include <set>
 
 #include "config_paths.h"
 #include "language_server.h"
 #include "msprobe/analysis/config/config_generate.h"
+#include "previous_dump.h"
 #include "uri.h"
 
 namespace msprobe::server {
@@ -38,6 +43,7 @@ struct Generation {
   bool overwrite = false;
   LanguageServer::ReplyFn reply;
   bool done = false;
+  bool answered = false;  // the client has answered a question: it can ask
 };
 
 std::vector<Choice> level_choices(const std::string& task, cfg::ConfigVersion v) {
@@ -108,9 +114,9 @@ void LanguageServer::generate_config(Call& c) {
   for (const char* k : {"task", "level", "rank", "step", "dump_path"}) {
     if (args.contains(k) && !args[k].is_null()) given.insert(k);
   }
-  // A client that cannot ask gets msProbe's defaults for the rest (listed in
-  // the result's notes); `interactive: false` asks for that explicitly.
-  bool interactive = given.empty() || (given.size() < 5 && caps_.show_message_request);
+  // The fields not given are asked for; `interactive: false` takes msProbe's
+  // defaults for them instead (listed in the result's notes).
+  bool interactive = given.size() < 5;
   if (args.contains("interactive")) {
     if (!args["interactive"].is_boolean()) problems.push_back("interactive must be true or false");
     else interactive = args["interactive"].get<bool>();
@@ -235,7 +241,8 @@ void LanguageServer::generate_config(Call& c) {
                                       "msprobe-lsp replaces the whole content of " + state->path +
                                           " with the generated msProbe config");
     if (o.document_changes && o.change_annotations) return apply(edit);
-    if (!caps_.show_message_request) return give_up("the client can neither confirm annotated edits nor ask the user");
+    // Without change annotations the replacement is confirmed with a question;
+    // no answer (an error or null) means no.
     request("window/showMessageRequest",
             {{"type", 2},
              {"message", "Replace the whole content of " + state->path + " with the generated msProbe config?"},
@@ -249,18 +256,25 @@ void LanguageServer::generate_config(Call& c) {
             });
   };
 
-  if (!interactive) {
-    cfg::GeneratedConfig g = cfg::generate_config(req, settings_.analysis);
-    if (!g.ok()) throw RequestError(ErrorCode::InvalidParams, "msprobe.generateConfig: " + join(g.errors, "; "));
+  // msProbe's defaults for the core fields not given, named in the notes.
+  auto write_defaults = [this, state, given, write](const std::string& why) {
+    cfg::GeneratedConfig g = cfg::generate_config(state->req, settings_.analysis);
+    if (!g.ok()) {
+      if (why.empty()) throw RequestError(ErrorCode::InvalidParams, "msprobe.generateConfig: " + join(g.errors, "; "));
+      show_message(1, "msProbe config: " + join(g.errors, "; "));
+      state->reply({{"written", false}, {"errors", g.errors}, {"path", state->path}, {"uri", state->uri}});
+      return;
+    }
     std::vector<std::string> defaulted;
-    for (const char* k : {"task", "level", "rank", "step"}) {
-      if (!given.count(k)) defaulted.push_back(k);
+    for (const char* k : {"task", "level", "rank", "step", "dump_path"}) {
+      if (!given.count(k) && (!why.empty() || std::string(k) != "dump_path")) defaulted.push_back(k);
     }
     if (!defaulted.empty())
-      g.notes.insert(g.notes.begin(), "not given, so msProbe's defaults were written for " + join(defaulted, ", ") +
-                                          " (see the JSON); pass them to choose");
-    return write(g);
-  }
+      g.notes.insert(g.notes.begin(), (why.empty() ? "not given" : why) + ", so msProbe's defaults were written for " +
+                                          join(defaulted, ", ") + " (see the JSON); pass them to choose");
+    write(g);
+  };
+  if (!interactive) return write_defaults("");
   if (!given.empty()) {
     // The values given are checked before any question is asked (msProbe's
     // defaults stand in for the fields still to ask, a placeholder for dump_path).
@@ -269,11 +283,6 @@ void LanguageServer::generate_config(Call& c) {
     cfg::GeneratedConfig g = cfg::generate_config(probe, settings_.analysis);
     if (!g.ok()) throw RequestError(ErrorCode::InvalidParams, "msprobe.generateConfig: " + join(g.errors, "; "));
   }
-  if (!caps_.show_message_request)
-    throw RequestError(ErrorCode::InvalidParams,
-                       "this client cannot ask questions (window/showMessageRequest): pass the fields as the "
-                       "argument, e.g. {\"task\": \"statistics\", \"level\": \"L1\", \"rank\": [], \"step\": [0, 1], "
-                       "\"dump_path\": \"./dump_path\"}");
 
   // The guided dialogue.
   cfg::ConfigVersion v = cfg::version_of(settings_.analysis);
@@ -283,16 +292,28 @@ void LanguageServer::generate_config(Call& c) {
     show_message(3, "msProbe config: cancelled, nothing was written.");
     state->reply({{"written", false}, {"cancelled", true}, {"path", state->path}, {"uri", state->uri}});
   };
-  auto ask = [this, state, cancel](int step, const std::string& field, const std::string& question,
-                                   std::vector<Choice> choices, std::function<void(const std::string&)> next) {
-    std::string message = "msProbe config.json (" + std::to_string(step) + "/5) " + field + ": " + question;
+  // The first answer tells whether the client can ask at all: an error, or a
+  // null from a client that did not declare window.showMessage, means it
+  // cannot, and msProbe's defaults are written; after that (or from a client
+  // that declared it) an error or null is the user dismissing the question.
+  bool declared = caps_.show_message_request;
+  auto ask = [this, state, cancel, write_defaults, declared](
+                 int step, const std::string& field, const std::string& question, std::vector<Choice> choices,
+                 std::function<void(const std::string&)> next, const std::string& preface = std::string()) {
+    std::string message = "msProbe config.json (" + std::to_string(step) + "/5) " + field + ": " + question + preface;
     json actions = json::array();
     for (const Choice& ch : choices) {
       message += "\n  " + ch.title + " — " + ch.meaning;
       actions.push_back({{"title", ch.title}});
     }
     request("window/showMessageRequest", {{"type", 3}, {"message", message}, {"actions", actions}},
-            [choices, next, cancel](const protocol::Response& r) {
+            [state, choices, next, cancel, write_defaults, declared](const protocol::Response& r) {
+              bool first = !state->answered;
+              state->answered = true;
+              if (first && (!r.ok || (r.result.is_null() && !declared))) {
+                state->done = true;
+                return write_defaults("the client did not answer the questions (window/showMessageRequest)");
+              }
               if (!r.ok || !r.result.is_object() || !r.result.contains("title") || !r.result["title"].is_string())
                 return cancel();
               std::string title = r.result["title"].get<std::string>();
@@ -303,13 +324,31 @@ void LanguageServer::generate_config(Call& c) {
             });
   };
 
+  // When the target config exists and left a dump, what a tensor dump of it would write.
+  std::string estimate;
+  if (exists()) {
+    std::string current;
+    bool open = false;
+    for (const auto& [u, d] : documents_) {
+      if (u == state->uri || (!d.path.empty() && d.path == state->path)) current = d.text.text(), open = true;
+    }
+    if (open || read_small_file(state->path, current)) {
+      std::vector<std::string> bases = {fs::path(state->path).parent_path().string()};
+      bases.insert(bases.end(), workspace_folders_.begin(), workspace_folders_.end());
+      PreviousDump previous = previous_dump(state->path, current, bases, settings_.analysis);
+      for (const auto& line : previous.lines) estimate += "\n  " + line;
+      if (!estimate.empty()) estimate = "\nThe previous dump of this config (" + previous.dump_path + ") says:" + estimate;
+    }
+  }
   std::vector<Choice> tasks;
   std::vector<std::string> task_order = v == cfg::ConfigVersion::V26
                                             ? std::vector<std::string>{"statistics", "tensor", "nan_check", "structure"}
                                             : std::vector<std::string>{"statistics", "tensor", "structure", "overflow_check"};
   for (const auto& t : task_order) {
     const cfg::TaskSpec* spec = cfg::find_task(t);
-    tasks.push_back({t == "statistics" ? t + " (recommended)" : t, t, std::string(spec->meaning)});
+    std::string meaning(spec->meaning);
+    if (t == "tensor" && !estimate.empty()) meaning += " (see the estimate above)";
+    tasks.push_back({t == "statistics" ? t + " (recommended)" : t, t, meaning});
   }
   std::string dir = fs::path(state->path).parent_path().string();
   std::string absolute_dump = absolute_path("dump_path", dir);
@@ -386,10 +425,13 @@ void LanguageServer::generate_config(Call& c) {
         });
   };
   if (given.count("task")) return ask_level();
-  ask(1, "task", "what to collect", tasks, [state, ask_level](const std::string& value) {
-    state->req.task = value;
-    ask_level();
-  });
+  ask(
+      1, "task", "what to collect", tasks,
+      [state, ask_level](const std::string& value) {
+        state->req.task = value;
+        ask_level();
+      },
+      estimate);
 }
 
 }  // namespace msprobe::server

@@ -1,5 +1,6 @@
 // Hover in config.json: the meaning, allowed values, default and versions of
 // the key or value under the cursor, with the finding there (if any) on top.
+#include "doc_links.h"
 #include "language_server.h"
 #include "msprobe/analysis/config/config_assist.h"
 #include "msprobe/analysis/config/config_check.h"
@@ -35,7 +36,8 @@ void LanguageServer::on_config_hover(Call& c) {
     } else if (!md.empty()) {
       for (const auto& f : snap.result.findings) {
         if (f.code.empty() || at < f.range.start || at > f.range.end) continue;
-        if (const analysis::Rule* rule = analysis::find_rule(f.code)) md += rule_markdown(rule->meta);
+        if (const analysis::Rule* rule = analysis::find_rule(f.code))
+          md += link_reference_citations(rule_markdown(rule->meta), reference_doc_url(settings_.docs_base_url));
         break;
       }
     }

@@ -1,4 +1,5 @@
 // Hover: the docs of the rule whose finding covers the position.
+#include "doc_links.h"
 #include "language_server.h"
 
 namespace msprobe::server {
@@ -16,7 +17,8 @@ void LanguageServer::on_hover(Call& c) {
       if (f.code.empty() || at < f.range.start || at > f.range.end) continue;
       const analysis::Rule* rule = analysis::find_rule(f.code);
       if (!rule) continue;
-      std::string md = "**" + f.message + "**\n\n" + rule_markdown(rule->meta);
+      std::string md = "**" + f.message + "**\n\n" +
+                       link_reference_citations(rule_markdown(rule->meta), reference_doc_url(settings_.docs_base_url));
       reply({{"contents", {{"kind", caps_.markdown_hover ? "markdown" : "plaintext"}, {"value", md}}},
              {"range", to_range(*snap.source, f.range, encoding_)}});
       return;

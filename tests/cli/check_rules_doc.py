@@ -5,10 +5,12 @@ Regenerate it with MSPROBE_UPDATE_EXPECT=1 (for example
 `MSPROBE_UPDATE_EXPECT=1 ctest --test-dir build -R rules_doc`), which rewrites it and
 fails so that the diff gets reviewed (tests/golden.py). Also checks the
 JSON form: every rule has a code, name, severity, fix availability, anchor and docs,
-and every anchor appears in the Markdown.
+and every anchor appears in the Markdown. Every citation of msProbe facts is a link to
+an anchor that exists in docs/msprobe-reference.md.
 """
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -47,6 +49,26 @@ for r in rules:
     for section in ("What it does", "Why it matters", "Example", "Fix"):
         if f"### {section}" not in r["docs"]:
             failures.append(f"{r['code']}: docs lack a '{section}' section")
+
+# Users do not have the project's msprobe-facts notes: every citation is a link into
+# docs/msprobe-reference.md (shipped next to rules.md), to an anchor that exists there.
+REFERENCE = os.path.join(sys.argv[2], "docs", "msprobe-reference.md")
+reference = open(REFERENCE, encoding="utf-8").read()
+anchors = set(re.findall(r'<a id="([^"]+)"></a>', reference))
+if "msprobe-facts" in md or any("msprobe-facts" in r["docs"] for r in rules):
+    failures.append("a citation of msprobe-facts is left in the rule reference")
+links = re.findall(r"\]\(msprobe-reference\.md#([^)]+)\)", md)
+if not links:
+    failures.append("no link into msprobe-reference.md")
+for anchor in sorted(set(links)):
+    if anchor not in anchors:
+        failures.append(f"msprobe-reference.md has no anchor {anchor!r}")
+unlinked = [line for line in md.splitlines() if re.search(r"(?<!\[)§\d", line)]
+if unlinked:
+    failures.append(f"section numbers outside links: {unlinked[:3]}")
+for target in re.findall(r"\]\((#[^)]+)\)", reference):
+    if target[1:] not in anchors:
+        failures.append(f"msprobe-reference.md links to a missing anchor {target}")
 
 bad = subprocess.run([BIN, "rules", "--format", "yaml"], capture_output=True, text=True)
 if bad.returncode != 2 or "usage" not in bad.stderr:

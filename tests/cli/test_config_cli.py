@@ -114,6 +114,27 @@ with tempfile.TemporaryDirectory() as d:
     write(os.path.join(d, "empty", "config.json"), json.dumps({"dump_path": "./nowhere"}))
     rc, out, err = run("check-dump", os.path.join(d, "empty", "config.json"))
     check("check-dump nothing dumped", rc == 1 and "nothing was written" in out, out)
+    # The three layouts: 8.x single process (step0/rank), 26.x single process (step0/proc<pid>), torch.distributed.
+    tensor = {"type": "torch.Tensor", "dtype": "torch.float32", "shape": [1024, 1024]}
+    dump_json = json.dumps({"task": "statistics", "data": {"Functional.linear.0.forward": {"input_args": [tensor],
+                                                                                          "output": [tensor]}}})
+    for folders in (["rank"], ["proc4242"], ["rank0", "rank1"]):
+        lay = os.path.join(d, "layout-" + folders[0])
+        write(os.path.join(lay, "config.json"), json.dumps({"dump_path": "./dump", "step": [0]}))
+        for folder in folders:
+            for name, text in (("dump.json", dump_json), ("stack.json", "{}"), ("construct.json", "{}")):
+                write(os.path.join(lay, "dump", "step0", folder, name), text)
+        for version in ([], ["--msprobe-version", "8.3.3"], ["--msprobe-version", "26.0.0"]):
+            rc, out, err = run("check-dump", *version, "--format", "json", os.path.join(lay, "config.json"))
+            rep = json.loads(out) if out.strip() else {}
+            want = 8 * 1024 * 1024 * len(folders)
+            check(f"check-dump {folders} {version}", rc == 0 and rep.get("ok") is True
+                  and rep.get("tensor_bytes_per_step") == {"0": want}, out + err)
+        rc, out, err = run("check-dump", os.path.join(lay, "config.json"))
+        where = "on rank 0" if folders[0] == "rank0" else ("in process 4242" if folders[0] == "proc4242"
+                                                            else "in the single process")
+        check(f"check-dump {folders} text estimate", rc == 0 and "a tensor dump of step 0 would write about" in out
+              and where in out, out)
     rc, out, err = run("check-dump", os.path.join(d, "missing.json"))
     check("check-dump unreadable config", rc == 2 and "cannot open" in err, err)
     rc, out, err = run("check-dump")

@@ -1,13 +1,14 @@
-// Data-driven config checker tests: every tests/config/fixtures/*.json is
-// checked and its findings compared with the sidecar NAME.expect, one finding
-// a line:
+// Data-driven config checker tests: every tests/config/fixtures/**/*.json
+// (one folder per rule code, named after the rule the fixture is about, and
+// valid/ for files with nothing to report) is checked and its findings
+// compared with the sidecar NAME.expect, one finding a line:
 //
 //     4 MSP301 error `"l1"` did you mean "L1"
 //
 // that is: the 1-based line where the finding starts, the code, the severity,
 // the exact text the range covers (between backquotes), and a substring of
 // the message. Lines starting with '#' are comments, except a first line
-// "# options: msprobe=8.3.0 torch_npu=false npu=false disable=MSP305" that
+// "# options: msprobe=8.3.0 torch=1.13.1 torch_npu=false npu=false disable=MSP305" that
 // sets the analysis options. An .expect with no finding lines means "no
 // findings". MSPROBE_UPDATE_EXPECT=1 rewrites the .expect files that no longer
 // match from the current output (options lines are kept) and fails (golden.h).
@@ -50,6 +51,7 @@ AnalysisOptions parse_options(const std::string& line) {
     auto eq = w.find('=');
     std::string k = w.substr(0, eq), v = eq == std::string::npos ? "" : w.substr(eq + 1);
     if (k == "msprobe") o.msprobe_version = Version::parse(v);
+    else if (k == "torch") o.torch_version = Version::parse(v);
     else if (k == "torch_npu") o.torch_npu_importable = v == "true";
     else if (k == "npu") o.npu_available = v == "true";
     else if (k == "disable") o.disabled_rules.insert(v);
@@ -131,7 +133,7 @@ fs::path expect_path_of(fs::path file) { return file.replace_extension(".expect"
 TEST_CASE("config fixtures") {
   fs::path root = fs::path(MSPROBE_TESTS_DIR) / "config" / "fixtures";
   std::vector<fs::path> files;
-  for (auto& e : fs::directory_iterator(root)) {
+  for (auto& e : fs::recursive_directory_iterator(root)) {
     if (e.is_regular_file() && e.path().extension() == ".json") files.push_back(e.path());
   }
   std::sort(files.begin(), files.end());
@@ -153,7 +155,7 @@ TEST_CASE("config fixtures") {
     golden::report(rewritten);
   }
   for (const auto& file : files) {
-    DYNAMIC_SECTION(file.filename().string()) {
+    DYNAMIC_SECTION(fs::relative(file, root).string()) {
       std::string text = read(file);
       fs::path expect_path = expect_path_of(file);
       INFO("fixture " << file.string());

@@ -242,3 +242,14 @@ TEST_CASE("the rule reference is looked for beside the binary, under the install
   CHECK(msprobe::server::rules_doc_uri().rfind("file://", 0) == 0);
   CHECK(msprobe::server::rules_doc_uri().find("docs/rules.md") != std::string::npos);
 }
+
+TEST_CASE("verify's runner is looked for beside the binary, under <prefix>/share/msprobe-lsp, then in the source tree") {
+  auto c = msprobe::server::shipped_file_candidates("/opt/msprobe/bin/msprobe-lsp", "msprobe_verify_runner.py",
+                                                    "share/msprobe-lsp", MSPROBE_LSP_RUNNER_DIR);
+  REQUIRE(c.size() == 3);
+  CHECK(c[0] == "/opt/msprobe/bin/msprobe_verify_runner.py");
+  CHECK(c[1] == "/opt/msprobe/share/msprobe-lsp/msprobe_verify_runner.py");
+  CHECK(c[2] == std::string(MSPROBE_LSP_RUNNER_DIR) + "/msprobe_verify_runner.py");
+  // The test binary has no copy beside it: it finds the source tree's.
+  CHECK(msprobe::server::verify_runner_path() == c[2]);
+}

@@ -9,8 +9,13 @@
 // directly followed by '^' counts as a caret, so a finding at column 0 reads
 // "#^^^^ MSP101 ...". After the code comes the severity and, after ':', a
 // substring of the message. A first-line comment "# fixture: torch=2.7 msprobe=8.3
-// disable=MSP206" sets the analysis options. A fixture with no annotation
-// expects no findings at all.
+// disable=MSP206" sets the analysis options; "resolve-configs" there makes the
+// config files a script names (MSP205, MSP306, MSP307) resolve against the
+// fixture's own folder, as the server resolves them against the script's. A
+// fixture with no annotation expects no findings at all.
+//
+// Every registered rule has a folder named after its code, here or under
+// tests/config/fixtures, whose fixtures expect at least one of its findings.
 //
 // Fixes: when `name.py` has a sibling `name.fixed.py`, the test applies the
 // preferred fix of every finding of `name.py` and compares the result with
@@ -99,7 +104,22 @@ std::vector<Expectation> parse_expectations(const SourceText& src) {
   return out;
 }
 
-AnalysisOptions parse_options(const SourceText& src) {
+// Config paths as the fixture writes them, looked up in the fixture's folder.
+std::shared_ptr<const ConfigResolver> folder_resolver(const fs::path& folder) {
+  return std::make_shared<const ConfigResolver>([folder](const std::string& written) {
+    ConfigLookup l;
+    fs::path p = folder / fs::path(written).lexically_normal();
+    l.path = p.string();
+    l.searched = {l.path};
+    if (fs::is_regular_file(p)) {
+      l.found = true;
+      l.text = std::make_shared<const std::string>(read(p));
+    }
+    return l;
+  });
+}
+
+AnalysisOptions parse_options(const SourceText& src, const fs::path& file = {}) {
   AnalysisOptions o;
   std::string first(src.line_text(0));
   static const std::regex re(R"(#\s*fixture:(.*))");
@@ -114,6 +134,7 @@ AnalysisOptions parse_options(const SourceText& src) {
     else if (k == "msprobe") o.msprobe_version = Version::parse(v);
     else if (k == "disable") o.disabled_rules.insert(v);
     else if (k == "config") o.config_path = v;
+    else if (k == "resolve-configs") o.config_resolver = folder_resolver(file.parent_path());
     else FAIL("unknown fixture option " << k);
   }
   return o;
@@ -203,7 +224,7 @@ TEST_CASE("rule fixtures") {
     DYNAMIC_SECTION(fs::relative(file, root).string()) {
       SourceText src(read(file));
       auto expected = parse_expectations(src);
-      Analysis a = analyze(parser, src, parse_options(src));
+      Analysis a = analyze(parser, src, parse_options(src, file));
       std::vector<std::string> unexpected, missing;
       std::vector<bool> matched(expected.size(), false);
       for (const Finding& f : a.findings) {
@@ -237,14 +258,14 @@ TEST_CASE("rule fixtures") {
 
       fs::path fixed_path = fixed_path_of(file);
       if (fs::exists(fixed_path)) {
-        std::string fixed = apply_preferred_fixes(parser, src.text(), parse_options(src));
+        std::string fixed = apply_preferred_fixes(parser, src.text(), parse_options(src, file));
         {
           INFO("fixes of " << file.string() << " differ from " << fixed_path.string()
                            << " (regenerate with MSPROBE_UPDATE_EXPECT=1)");
           CHECK(fixed == read(fixed_path));
         }
         SourceText fixed_src(read(fixed_path));
-        auto after = count_fixable(analyze(parser, fixed_src, parse_options(src)));
+        auto after = count_fixable(analyze(parser, fixed_src, parse_options(src, file)));
         for (const auto& [code, counts] : count_fixable(a)) {
           if (counts.second == 0) continue;
           INFO(fixed_path.string() << " still has " << after[code].first << " " << (code.empty() ? "syntax" : code)
@@ -254,6 +275,31 @@ TEST_CASE("rule fixtures") {
         }
       }
     }
+  }
+}
+
+TEST_CASE("every rule has a fixture folder that expects its findings") {
+  fs::path tests(MSPROBE_TESTS_DIR);
+  for (const Rule* rule : all_rules()) {
+    std::string code(rule->meta.code);
+    INFO("rule " << code << ": add tests/rules/fixtures/" << code << "/ (Python) or tests/config/fixtures/" << code
+                 << "/ (config.json) with a fixture that expects a " << code << " finding");
+    std::vector<fs::path> folders;
+    for (const char* area : {"rules", "config"}) {
+      fs::path folder = tests / area / "fixtures" / code;
+      if (fs::is_directory(folder)) folders.push_back(folder);
+    }
+    REQUIRE_FALSE(folders.empty());
+    // Python fixtures carry their expectations as annotations, config ones in .expect files.
+    bool expects_code = false;
+    for (const fs::path& folder : folders) {
+      for (auto& e : fs::directory_iterator(folder)) {
+        std::string ext = e.path().extension().string();
+        if ((ext == ".py" || ext == ".expect") && read(e.path()).find(" " + code + " ") != std::string::npos)
+          expects_code = true;
+      }
+    }
+    CHECK(expects_code);
   }
 }
 

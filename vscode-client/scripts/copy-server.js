@@ -30,10 +30,21 @@ try {
 } catch {
   // No binutils: ship it as built.
 }
-// The rule reference the diagnostics link to: the server looks for it beside itself.
-const rules = path.resolve(root, '..', 'docs', 'rules.md');
-const rulesDest = path.join(destDir, 'rules.md');
-fs.rmSync(rulesDest, { force: true });
-if (fs.existsSync(rules)) fs.copyFileSync(rules, rulesDest);
+// What the server looks for beside itself: the rule reference the diagnostics link to, the
+// msProbe reference its docs link to, and the runner of `msprobe-lsp verify`.
+const shipped = [
+  path.resolve(root, '..', 'docs', 'rules.md'),
+  path.resolve(root, '..', 'docs', 'msprobe-reference.md'),
+  path.resolve(root, '..', 'server', 'python', 'msprobe_verify_runner.py'),
+];
+const copied = [];
+for (const file of shipped) {
+  const target = path.join(destDir, path.basename(file));
+  fs.rmSync(target, { force: true });
+  if (fs.existsSync(file)) {
+    fs.copyFileSync(file, target);
+    copied.push(path.basename(file));
+  }
+}
 console.log(`copy-server: bundled ${source} (${fs.statSync(dest).size} bytes) as server/linux-x64/msprobe-lsp` +
-  (fs.existsSync(rulesDest) ? ', with docs/rules.md beside it' : ''));
+  (copied.length ? `, with ${copied.join(', ')} beside it` : ''));

@@ -15,6 +15,7 @@ import {
   State,
 } from 'vscode-languageclient/node';
 import { describeResult } from './results';
+import { describeVerification, previousDumpEstimate, verifyArguments } from './verification';
 import { locateServer } from './serverLocator';
 import { initializationOptions, MsprobeSettings, readSettings, RESTART_KEYS } from './settings';
 import { ServerInfoVersions, ServerState, statusView, versionsFromInfo } from './status';
@@ -63,6 +64,8 @@ class MsprobeClient implements vscode.Disposable {
   private lifecycle: Promise<void> = Promise.resolve();
   /** Config file watchers of the running client; replaced on every restart. */
   private watchers: vscode.FileSystemWatcher[] = [];
+  /** The msprobe-lsp binary the client started; "Run short verification" runs its `verify`. */
+  private serverCommand: string | undefined;
 
   constructor(private readonly context: vscode.ExtensionContext) {
     this.output = vscode.window.createOutputChannel('msProbe', { log: true });
@@ -136,6 +139,7 @@ class MsprobeClient implements vscode.Disposable {
       });
       return;
     }
+    this.serverCommand = located.command;
     const args = ['--stdio', ...settings['server.args']];
     this.log(`starting ${located.command} ${args.join(' ')} (from ${located.source})`);
     // No `transport`: vscode-languageclient would append its own --stdio; we pass it first ourselves.
@@ -280,7 +284,20 @@ class MsprobeClient implements vscode.Disposable {
     const target = configUri(folder, settings.configPath);
     const title = 'msProbe: Generate config.json';
 
-    const task = await pickChoice(wizard.taskChoices(settings.msprobeVersion), `${title} (1/5): task`, 'What should msProbe collect?');
+    // A config that already dumped once tells how big a tensor dump of it would be.
+    let estimate: string[] = [];
+    if (fs.existsSync(target.fsPath)) {
+      try {
+        estimate = previousDumpEstimate(await this.execute(SERVER_COMMANDS.checkDump, [{ configPath: target.fsPath, quiet: true }], { quiet: true }));
+      } catch {
+        // No estimate: the wizard works without it.
+      }
+    }
+    const task = await pickChoice(
+      wizard.taskChoices(settings.msprobeVersion, estimate),
+      `${title} (1/5): task`,
+      estimate.length ? `What should msProbe collect? (a previous dump says: ${estimate[0]})` : 'What should msProbe collect?',
+    );
     if (task === undefined) return;
     const level = await pickChoice(wizard.levelChoices(task), `${title} (2/5): level`, `Granularity of the ${task} dump`);
     if (level === undefined) return;
@@ -363,90 +380,78 @@ class MsprobeClient implements vscode.Disposable {
     }
   }
 
+  /**
+   * Runs `msprobe-lsp verify` on the script in a terminal: the script's PrecisionDebugger reads a
+   * copy of its config limited to the first step, the run ends after it, the dump goes beside the
+   * config's dump_path. The report verify writes is shown when the terminal closes.
+   */
   async runVerification(): Promise<void> {
     const editor = vscode.window.activeTextEditor;
     if (!editor || editor.document.languageId !== 'python' || editor.document.uri.scheme !== 'file') {
       void vscode.window.showWarningMessage('msProbe: open the Python script to verify (saved on disk) first.');
       return;
     }
+    const server = this.serverCommand;
+    if (!server) {
+      void vscode.window.showErrorMessage('msProbe: the language server was not found (see the msProbe output).', 'Show Log').then((p) => p && this.showLog());
+      return;
+    }
     const doc = editor.document;
     const folder = folderFor(doc.uri);
     const settings = currentSettings();
-    const cfgUri = folder ? configUri(folder, settings.configPath) : vscode.Uri.file(path.join(path.dirname(doc.uri.fsPath), 'config.json'));
-    if (!fs.existsSync(cfgUri.fsPath)) {
-      const pick = await vscode.window.showWarningMessage(
-        `msProbe: no config at ${cfgUri.fsPath} (setting msprobe.configPath). Generate one first?`,
-        'Generate config.json',
-      );
-      if (pick) await this.generateConfig();
-      return;
-    }
-    const short = wizard.shortRunConfig(fs.readFileSync(cfgUri.fsPath, 'utf8'));
-    if (!short.ok) {
-      void vscode.window.showErrorMessage(`msProbe: ${short.error}`);
-      return;
-    }
-    const tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'msprobe-verify-'));
-    const tmpConfig = path.join(tmpDir, 'config.json');
-    fs.writeFileSync(tmpConfig, short.value);
     const script = doc.uri.fsPath;
     const cwd = folder?.uri.fsPath ?? path.dirname(script);
     const confirm = await vscode.window.showWarningMessage(
-      `Run "${settings.pythonPath} ${path.basename(script)}" now for a short verification?`,
+      `Run a short verification of ${path.basename(script)} now?`,
       {
         modal: true,
         detail:
-          `The script runs in a terminal in ${cwd}${doc.isDirty ? ' (it is saved first)' : ''} and may take as long as your training does.\n\n` +
-          `A copy of ${path.basename(cfgUri.fsPath)} limited to "step": [0] was written to:\n${tmpConfig}\n\n` +
-          'msProbe reads the file named in PrecisionDebugger(config_path=...). For a one-step dump, point config_path ' +
-          'at that copy for this run (or set "step": [0] in your config); otherwise the steps of your config are dumped. ' +
-          'The dump is checked when the script ends.',
+          `"msprobe-lsp verify" runs the script with ${settings.pythonPath} in a terminal in ${cwd}${doc.isDirty ? ' (it is saved first)' : ''}. ` +
+          'Its PrecisionDebugger reads a copy of the config it names, limited to "step": [0]; the run ends right after ' +
+          'the first step() and the dump goes to <dump_path>_verify beside your dump_path. Your script, config and ' +
+          'earlier dumps are not changed. Then the dump is checked, with an estimate of what a tensor dump would write.',
       },
       'Run',
     );
-    if (confirm !== 'Run') {
-      fs.rmSync(tmpDir, { recursive: true, force: true });
-      return;
-    }
+    if (confirm !== 'Run') return;
     if (doc.isDirty) await doc.save();
-    this.log(`verification: ${settings.pythonPath} ${script} (cwd ${cwd}); short-run config ${tmpConfig}`);
-    const terminal = vscode.window.createTerminal({
-      name: 'msProbe verification',
-      cwd,
-      shellPath: settings.pythonPath,
-      shellArgs: [script],
-    });
+    const tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'msprobe-verify-'));
+    const reportFile = path.join(tmpDir, 'report.json');
+    const args = verifyArguments({ script, python: settings.pythonPath, reportFile });
+    this.log(`verification: ${server} ${args.join(' ')} (cwd ${cwd})`);
+    const terminal = vscode.window.createTerminal({ name: 'msProbe verification', cwd, shellPath: server, shellArgs: args });
     terminal.show();
-    let checked = false;
-    const check = async (exitCode?: number) => {
-      if (checked) return;
-      checked = true;
-      if (exitCode !== undefined) this.log(`verification run ended with exit code ${exitCode}`);
-      await this.checkDump(tmpConfig, exitCode);
+    // verify writes the report (atomically) when it is done; the terminal stays open for reading.
+    let shown = false;
+    const showOnce = (exitCode?: number) => {
+      if (shown) return;
+      shown = true;
+      this.showVerification(reportFile, exitCode);
     };
+    const watcher = fs.watch(tmpDir, (_event, name) => {
+      if (name === 'report.json' && fs.existsSync(reportFile)) showOnce();
+    });
     const sub = vscode.window.onDidCloseTerminal((t) => {
       if (t !== terminal) return;
       sub.dispose();
-      void check(t.exitStatus?.code);
+      watcher.close();
+      showOnce(t.exitStatus?.code);
+      fs.rmSync(tmpDir, { recursive: true, force: true });
     });
-    this.disposables.push(sub);
-    void vscode.window
-      .showInformationMessage(`msProbe: verification running in the terminal. Short-run config: ${tmpConfig}`, 'Check dump now')
-      .then((pick) => pick && check());
+    this.disposables.push(sub, { dispose: () => watcher.close() });
   }
 
-  private async checkDump(configPath: string, exitCode?: number): Promise<void> {
-    let result: unknown;
+  private showVerification(reportFile: string, exitCode?: number): void {
+    let report: unknown;
     try {
-      result = await this.execute(SERVER_COMMANDS.checkDump, [{ configPath }]);
+      report = JSON.parse(fs.readFileSync(reportFile, 'utf8'));
     } catch {
-      return;
+      report = undefined;
     }
-    const d = describeResult('msProbe dump check', result);
-    this.output.appendLine('---- msProbe dump check ----');
-    if (exitCode !== undefined && exitCode !== 0) this.output.appendLine(`the script exited with code ${exitCode}`);
+    const d = describeVerification(report, exitCode);
+    this.output.appendLine('---- msProbe short verification ----');
     this.output.appendLine(d.detail);
-    const show = d.failed || (exitCode !== undefined && exitCode !== 0) ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+    const show = d.failed ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
     void show(d.message, 'Show Details').then((p) => p && this.showLog());
   }
 

@@ -30,8 +30,21 @@ function choice<T>(label: string, value: T | undefined, description: string, rec
   return { label, value, description: recommended ? `${RECOMMENDED} ${description}` : description, recommended };
 }
 
-/** Tasks the PyTorch dump accepts, for the targeted msProbe generation (empty version = 26.x). */
-export function taskChoices(msprobeVersion = ''): Choice<string>[] {
+/**
+ * Tasks the PyTorch dump accepts, for the targeted msProbe generation (empty version = 26.x).
+ * `estimate`: msprobe.checkDump's lines for the config's previous dump ("a tensor dump of
+ * step 0 would write about 1.3 GB on rank 0", ...), shown on the tensor choice.
+ */
+export function taskChoices(msprobeVersion = '', estimate: string[] = []): Choice<string>[] {
+  const choices = baseTaskChoices(msprobeVersion);
+  if (estimate.length === 0) return choices;
+  const said = estimate.length > 1 ? `${estimate[0]}; ${estimate[estimate.length - 1]}` : estimate[0];
+  return choices.map((c) =>
+    c.value === 'tensor' ? { ...c, description: `${c.description}. Previous dump of this config: ${said}` } : c,
+  );
+}
+
+function baseTaskChoices(msprobeVersion: string): Choice<string>[] {
   if (msprobeGeneration(msprobeVersion) === '8.x') {
     return [
       choice('statistics', 'statistics', 'statistics (max/min/mean/norm) of every API input and output; light', true),
@@ -282,20 +295,3 @@ export function summary(a: WizardAnswers): string {
   return `${a.task} / ${a.level} / rank ${JSON.stringify(a.rank)} / step ${JSON.stringify(a.step)}`;
 }
 
-/**
- * The config for "Run short verification": the user's config with step [0], everything else
- * kept (dump_path too, so the check looks where the run writes).
- */
-export function shortRunConfig(configText: string): ParseResult<string> {
-  let cfg: unknown;
-  try {
-    cfg = JSON.parse(configText);
-  } catch (e) {
-    return { ok: false, error: `config.json is not valid JSON: ${(e as Error).message}` };
-  }
-  if (!cfg || typeof cfg !== 'object' || Array.isArray(cfg)) {
-    return { ok: false, error: 'config.json must contain a JSON object.' };
-  }
-  const out = { ...(cfg as Record<string, unknown>), step: [0] };
-  return { ok: true, value: JSON.stringify(out, null, 4) + '\n' };
-}

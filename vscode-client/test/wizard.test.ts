@@ -159,15 +159,20 @@ describe('interpretGenerateResult', () => {
   });
 });
 
-describe('shortRunConfig', () => {
-  it('sets step [0] and keeps the rest', () => {
-    const r = w.shortRunConfig(JSON.stringify({ task: 'tensor', step: [], dump_path: '/d', tensor: { list: [] } }));
-    assert.ok(r.ok);
-    if (r.ok) assert.deepEqual(JSON.parse(r.value), { task: 'tensor', step: [0], dump_path: '/d', tensor: { list: [] } });
+describe('task choices with the estimate of a previous dump', () => {
+  const estimate = [
+    'a tensor dump of step 0 would write about 1.3 GB on rank 0',
+    'for the 2 configured step(s) [0, 1]: about 2.6 GB',
+  ];
+  it('adds the first and the last line to the tensor choice only', () => {
+    const plain = w.taskChoices('');
+    const c = w.taskChoices('', estimate);
+    const tensor = c.find((x) => x.value === 'tensor');
+    assert.ok(tensor);
+    assert.ok(tensor.description.endsWith(`Previous dump of this config: ${estimate[0]}; ${estimate[1]}`));
+    assert.deepEqual(c.filter((x) => x.value !== 'tensor'), plain.filter((x) => x.value !== 'tensor'));
   });
-  it('reports invalid JSON and non-objects', () => {
-    const a = w.shortRunConfig('{');
-    assert.equal(a.ok, false);
-    assert.equal(w.shortRunConfig('[1]').ok, false);
+  it('leaves the choices alone without an estimate', () => {
+    assert.deepEqual(w.taskChoices('8.3.3', []), w.taskChoices('8.3.3'));
   });
 });

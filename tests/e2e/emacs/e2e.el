@@ -106,6 +106,16 @@ CONTENTS is a MarkupContent, a MarkedString or a vector of them."
       (e2e--emit "HOVER %s %s" (if (string-match-p "MSP101" text) "MSP101" "none")
                  (substring (replace-regexp-in-string "\n" " " text)
                             0 (min 160 (length text)))))
+    ;; The generateConfig dialogue. The server asks with window/showMessageRequest although
+    ;; eglot 1.9 declares no window capabilities; eglot answers each question with a
+    ;; completing-read (and confirms the edit with y-or-n-p), which batch mode reads from
+    ;; stdin: run_e2e.py types the answers. config.json exists, so this replaces it.
+    (let* ((res (eglot-execute-command server "msprobe.generateConfig" (vector (list :overwrite t))))
+           (written (plist-get res :written)))
+      (e2e--emit "DIALOGUE written=%s" (if (eq written t) "true" written))
+      (let ((buf (find-buffer-visiting (expand-file-name "config.json"))))
+        (when buf (with-current-buffer buf (save-buffer))))
+      (e2e--emit "CONFIG-SAVED"))
     ;; eglot-shutdown sends `shutdown' (jsonrpc-request signals if the server answers with
     ;; an error or not within the timeout: 1.5 s by default, the guard here), then `exit'. Emacs 28's jsonrpc.el (1.0.14) then
     ;; deletes the process at once, without waiting for it to exit by itself, so the

@@ -2,7 +2,8 @@
 // End-to-end test of the msprobe-lsp VS Code extension in real VS Code: code-server 4.100.3
 // (VS Code 1.100.3) driven by headless Debian Chromium through playwright-core. It opens a
 // training script, waits for the MSP101 diagnostic, applies the "enable dump" code action from
-// the Ctrl+. menu, saves, checks the file on disk, then runs the config.json wizard.
+// the Ctrl+. menu, saves, checks the file on disk, runs the config.json wizard, then "Run short
+// verification" on an instrumented script (Debian's torch, the recording msProbe stand-in).
 //
 // Usage: MSPROBE_LSP=/path/to/msprobe-lsp node run.js VSIX [WORKDIR]
 //   WORKDIR   scratch folder for this run (default: a fresh temp folder); must not exist or be empty
@@ -25,6 +26,10 @@ const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const FIXTURE = path.join(__dirname, 'fixtures', 'train.py');
+const VERIFY_FIXTURE = path.join(__dirname, 'fixtures', 'verify_me.py');
+const STUB = path.join(ROOT, 'tests', 'behaviour', 'stub');
+// The short run needs torch: Debian's python3-torch is installed for /usr/bin/python3.
+const VERIFY_PYTHON = process.env.E2E_VERIFY_PYTHON || '/usr/bin/python3';
 const CODE_SERVER = process.env.CODE_SERVER || path.join(ROOT, 'build', 'e2e-cache', 'code-server', 'package');
 const ARTIFACTS = process.env.E2E_ARTIFACTS || path.join(ROOT, 'build', 'e2e-artifacts');
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
@@ -193,6 +198,8 @@ async function main() {
     await step('prepare workspace and VS Code settings', () => {
       for (const d of [ws, path.join(data, 'User'), path.join(data, 'Machine'), home]) fs.mkdirSync(d, { recursive: true });
       fs.copyFileSync(FIXTURE, trainPy);
+      // Written before VS Code starts, so Quick Open knows it without waiting for a file watcher.
+      fs.copyFileSync(VERIFY_FIXTURE, path.join(ws, 'verify_me.py'));
       const settings = {
         'security.workspace.trust.enabled': false,
         'workbench.startupEditor': 'none',
@@ -208,6 +215,7 @@ async function main() {
         'msprobe.server.path': BOOT_ONLY ? path.join(run, 'no-such-dir', 'msprobe-lsp') : server,
         // Known torch >= 2.7 makes MSP101 an error, so it draws a .squiggly-error.
         'msprobe.torchVersion': '2.7.1',
+        'msprobe.pythonPath': VERIFY_PYTHON,
         'msprobe.trace.server': 'messages',
       };
       const text = JSON.stringify(settings, null, 2);
@@ -218,6 +226,8 @@ async function main() {
 
     const env = {
       ...process.env,
+      // The terminal of "Run short verification" inherits it: msprobe is the recording stand-in.
+      PYTHONPATH: STUB,
       HOME: home,
       XDG_CONFIG_HOME: path.join(home, '.config'),
       XDG_DATA_HOME: path.join(home, '.local', 'share'),
@@ -448,6 +458,49 @@ async function main() {
       await step('no unsaved editors left', async () => {
         const dirty = await page.locator('.tabs-container .tab.dirty').allInnerTexts();
         if (dirty.length) fail(`dirty tabs: ${dirty.join(', ')}`);
+      });
+
+      const configBefore = fs.readFileSync(configJson, 'utf8');
+      await step('open an instrumented script (verify_me.py)', async () => {
+        await page.keyboard.press('Control+P');
+        await qi.waitFor({ state: 'visible' });
+        await page.keyboard.type('verify_me.py');
+        await qi.locator('.monaco-list-row', { hasText: 'verify_me.py' }).first().waitFor();
+        await page.keyboard.press('Enter');
+        await page.locator('.editor-instance .monaco-editor[data-uri$="verify_me.py"] .view-lines', { hasText: 'PrecisionDebugger' }).waitFor();
+      });
+
+      await step('run "msProbe: Run short verification" and confirm', async () => {
+        await page.keyboard.press('Control+Shift+P');
+        await qi.waitFor({ state: 'visible' });
+        await page.keyboard.type('msProbe: Run short verification');
+        await qi.locator('.monaco-list-row', { hasText: 'msProbe: Run short verification' }).first().waitFor();
+        await page.keyboard.press('Enter');
+        const dialog = page.locator('.monaco-dialog-box');
+        await dialog.waitFor();
+        const text = await dialog.innerText();
+        if (!/msprobe-lsp verify/.test(text)) fail(`the confirmation does not say what runs: ${text}`);
+        await dialog.locator('.monaco-button', { hasText: 'Run' }).first().click();
+        await dialog.waitFor({ state: 'hidden' });
+      });
+
+      await step('the short run\'s result: verdict and tensor estimate', async () => {
+        const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'msProbe short verification' });
+        await toast.first().waitFor({ timeout: Math.max(STEP_TIMEOUT, 180000) });
+        const text = (await toast.first().innerText()).replace(/\s+/g, ' ');
+        await page.screenshot({ path: path.join(ARTIFACTS, 'vscode-verification.png') });
+        if (!/the dump looks complete\. A tensor dump of step 0 would write about [\d.]+ (B|KB|MB)/.test(text)) {
+          fail(`unexpected result: ${text}`);
+        }
+        return `${text.slice(0, 200)}; screenshot build/e2e-artifacts/vscode-verification.png`;
+      });
+
+      await step('the short run dumped beside dump_path; config.json unchanged', async () => {
+        const step0 = path.join(ws, 'dump_path_verify', 'step0');
+        if (!fs.existsSync(step0)) fail(`no ${step0}: ${listFiles(ws).join(', ')}`);
+        if (fs.existsSync(path.join(ws, 'dump_path'))) fail('the short run wrote into the config\'s own dump_path');
+        if (fs.readFileSync(configJson, 'utf8') !== configBefore) fail('config.json changed');
+        return fs.readdirSync(step0).join(', ');
       });
     }
 

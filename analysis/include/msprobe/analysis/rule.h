@@ -1,5 +1,6 @@
 // The rule interface: metadata (which drives hover, codeDescription and the
-// generated rule reference) and a check over FileFacts.
+// generated rule reference), a check over a Python file's FileFacts and, for
+// the config rules, a check over a config.json (config/config_walk.h).
 #pragma once
 
 #include <functional>
@@ -19,6 +20,10 @@
 #include "msprobe/analysis/version.h"
 
 namespace msprobe::analysis {
+
+namespace config {
+class ConfigContext;
+}
 
 enum class FixAvailability { None, Sometimes, Always };
 
@@ -81,7 +86,8 @@ struct RuleContext {
 
 struct Rule {
   RuleMeta meta;
-  void (*check)(const RuleContext&, FindingSink&);
+  void (*check)(const RuleContext&, FindingSink&);  // Python files; null for config-only rules
+  void (*check_config)(const config::ConfigContext&, FindingSink&) = nullptr;  // config.json files
 };
 
 // Every registered rule, in code order.

@@ -1,4 +1,5 @@
-// Validation of an msProbe config.json (rules MSP300-MSP305 and MSP308),
+// Validation of an msProbe config.json: the config rules (MSP300-MSP305,
+// MSP308; each in analysis/rules/, over the walk in config/config_walk.h),
 // following the checks msProbe runs when PrecisionDebugger reads the file
 // (msprobe-facts §1.1-§1.4). Findings carry byte ranges into the JSON text,
 // on the exact key or value, so the server maps them like any other.
@@ -34,6 +35,8 @@ std::string range_list_json(const std::vector<RangeEntry>& entries);
 // What is wrong with a dump_path value, or "" when msProbe accepts it.
 std::string dump_path_problem(std::string_view path);
 
+// Runs every registered rule that has a config check (disabled rules
+// skipped, severity overrides applied), findings sorted by position.
 std::vector<Finding> check_config(std::string_view text, const AnalysisOptions& options);
 
 // A config.json that has msProbe's top-level keys (dump_path, or task with

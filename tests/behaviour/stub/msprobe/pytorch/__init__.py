@@ -21,10 +21,15 @@ Behaviour copied from the real tool's documented contract (not its code):
 - ``start``/``stop``/``step`` are classmethods and fail if no instance exists.
 - ``start(model=...)`` accepts an nn.Module or a list/tuple of them.
 - ``forward_backward_dump_end`` does not exist (removed in 26.x).
+
+It also writes msProbe's dump layout and a dump.json with every tensor's
+dtype and shape (see _dump.py), unless the config gives no dump_path.
 """
 import json
 import os
 import random
+
+from . import _dump
 
 __all__ = ["PrecisionDebugger", "seed_all", "MsprobeException", "FileCheckException"]
 
@@ -122,10 +127,20 @@ class PrecisionDebugger:
         if step is not None and not isinstance(step, list):
             raise MsprobeException("[msprobe] invalid argument: step must be a list.")
         self.config_path = config_path
-        self.level = level or config.get("level", "L1")
-        self.task = task or config.get("task", "statistics")
+        self.level = level or config.get("level") or "L1"
+        self.task = task or config.get("task") or "statistics"
         self.started = False
         self.current_step = 0
+        try:
+            self.rank_filter = _dump.expand(config.get("rank"))
+            self.step_filter = _dump.expand(step if step is not None else config.get("step"))
+        except ValueError as exc:
+            raise MsprobeException(str(exc))
+        self.dump_config = {"task": self.task, "level": self.level,
+                            "dump_path": dump_path or config.get("dump_path"),
+                            "extra_info": config.get("extra_info", True)}
+        self.recorder = None
+        self.dump_rank = None
         self.initialized = True
         _record("construct", config_path=config_path, task=self.task, level=self.level,
                 dump_path=dump_path, noop=False)
@@ -145,6 +160,7 @@ class PrecisionDebugger:
         if model is None and (inst.level in ("L0", "mix") or inst.task == "structure" or token_range is not None):
             raise MsprobeException("[msprobe] invalid argument: missing the parameter 'model'.")
         inst.started = True
+        inst._start_dump(model, rank_id)
         _record("start", model_is_module=model is not None and _is_module(model),
                 token_range=token_range, rank_id=rank_id,
                 has_scheduled_tokens=scheduled_tokens is not None, step=inst.current_step)
@@ -154,13 +170,36 @@ class PrecisionDebugger:
         inst = cls._get()
         was_started = inst.started
         inst.started = False
+        if inst.recorder:
+            inst.recorder.on = False
         _record("stop", was_started=was_started, step=inst.current_step)
 
     @classmethod
     def step(cls):
         inst = cls._get()
+        if inst.recorder:
+            inst.recorder.detach()
+            _dump.write_step(inst.dump_config, inst.current_step, inst.dump_rank, inst.recorder)
+            inst.recorder = None
         inst.current_step += 1
         _record("step", step=inst.current_step)
+
+    def _start_dump(self, model, rank_id):
+        """Switches the dump on when the rank and step filters let this step through."""
+        if not self.dump_config["dump_path"]:
+            return
+        rank = _dump.current_rank(rank_id)
+        if self.rank_filter and (rank is None or rank not in self.rank_filter):
+            return  # msProbe dumps nothing, not even the dump_path
+        if self.step_filter and self.current_step not in self.step_filter:
+            return
+        _dump.check_dump_path(self.dump_config["dump_path"])
+        if self.recorder is None:
+            self.recorder = _dump.Recorder(self.dump_config)
+            self.dump_rank = rank
+        if model is not None and not self.recorder.handles:
+            self.recorder.attach(model)
+        self.recorder.on = True
 
     @classmethod
     def set_init_step(cls, step):
