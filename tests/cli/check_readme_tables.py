@@ -91,7 +91,7 @@ def check_settings(text):
     rows = table(text, "## Settings")
     documented = {}
     for row in rows:
-        m = re.fullmatch(r"`msprobe\.(\w+)`", row[0])
+        m = re.fullmatch(r"`msprobe\.([\w.]+)`", row[0])
         if not m or len(row) != 3:
             fail(f"settings row not of the form | `msprobe.name` | default | meaning |: {row}")
             continue

@@ -77,7 +77,9 @@ def run_project(root, spec, python):
     log = root.parent / "msprobe_stub_log.jsonl"
     if log.exists():
         log.unlink()
-    (root / "config.json").write_text(json.dumps(CONFIG) + "\n", encoding="utf-8")
+    # The stand-in writes a dump like msProbe's: outside the project, which is compared byte for byte.
+    config = dict(CONFIG, dump_path=str(root.parent / "dump"))
+    (root / "config.json").write_text(json.dumps(config) + "\n", encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "MSPROBE_STUB", "MASTER_"))}
     paths = [str(STUB)] + [str((root / p).resolve()) for p in spec.get("pythonpath", [])]
     env.update({"PYTHONPATH": os.pathsep.join(paths), "PYTHONDONTWRITEBYTECODE": "1", "MSPROBE_STUB_LOG": str(log),

@@ -88,9 +88,7 @@ for var in ("XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOM
 try:
     proc = subprocess.run([emacs, "--batch", "-Q", "-l", os.path.join(HERE, "e2e.el")],
                           cwd=project, env=env, capture_output=True, text=True, timeout=280,  # ctest allows 300
-                          input="
-".join(answers) + "
-")
+                          input="\n".join(answers) + "\n")
     rc, stderr = proc.returncode, proc.stderr
 except subprocess.TimeoutExpired as e:
     rc, stderr = "timeout", (e.stderr or b"").decode("utf-8", "replace") if isinstance(e.stderr, bytes) else (e.stderr or "")
