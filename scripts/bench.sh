@@ -81,6 +81,11 @@ if [ ! -d "$OUT/tree" ]; then
   python3 tests/bench/gen_scripts.py tree "$OUT/tree" --files 1000
 fi
 
+if [ ! -d "$OUT/project2000" ]; then
+  python3 tests/bench/gen_project.py 2000 "$OUT/project2000"
+  python3 tests/bench/gen_project.py 1000 "$OUT/project1000"
+fi
+
 RESULTS=$OUT/results.jsonl
 : > "$RESULTS"
 note() { echo "bench: $* (load $(cut -d' ' -f1-3 /proc/loadavg))"; }
@@ -131,6 +136,11 @@ fi
 # --- check throughput -------------------------------------------------------------
 note "check throughput"
 python3 tests/bench/check_bench.py --lsp "$LSP" --tree "$OUT/tree" --runs $CHECK_RUNS --out "$RESULTS"
+
+# --- project index ------------------------------------------------------------------
+note "project index"
+python3 tests/bench/project_index_bench.py --bench "$BUILD/tests/bench/project_bench" --lsp "$LSP" \
+  --big "$OUT/project2000" --mid "$OUT/project1000" --runs $CHECK_RUNS --out "$RESULTS" >/dev/null
 
 # --- report ---------------------------------------------------------------------
 mkdir -p docs
