@@ -59,6 +59,35 @@ check("config.json written with the answers", isinstance(cfg, dict) and cfg.get(
       and cfg.get("rank") == [] and cfg.get("step") == [0, 1], cfg)
 check("server exited with code 0", "EXIT 0" in lines, lines)
 
+# A multi-file project: the action on the loop in mingpt/trainer.py edits the
+# trainer and the launched script; both files change on disk exactly as the
+# CLI's `enable --write` changes them.
+fixture = os.path.join(HERE, "..", "..", "projects", "trainer_module")
+project = os.path.join(work, "project")
+expected = os.path.join(work, "expected")
+for d in (project, expected):
+    shutil.copytree(fixture, d, ignore=shutil.ignore_patterns("project.json", "enable.diff", "__pycache__"))
+cli = subprocess.run([binary, "enable", os.path.join(expected, "mingpt", "trainer.py"), "--project", expected, "--write"],
+                     capture_output=True, text=True)
+check("the CLI enables the fixture project", cli.returncode == 0, cli.stderr)
+out2 = os.path.join(work, "project-result.txt")
+env2 = dict(env, E2E_ROOT=project, E2E_OUT=out2)
+proc2 = subprocess.run([nvim, "--headless", "-u", "NONE", "-i", "NONE", "-c",
+                        "luafile " + os.path.join(HERE, "e2e_project.lua")],
+                       cwd=project, env=env2, capture_output=True, text=True, timeout=280)
+lines2 = open(out2, encoding="utf-8").read().splitlines() if os.path.exists(out2) else []
+print("\n".join("  nvim (project): " + l for l in lines2))
+check("project: neovim ran the scenario to the end", not any(l.startswith("FAIL") for l in lines2) and "WRITTEN" in lines2,
+      proc2.stderr[-2000:])
+check("project: the action's edit spans two files", "EDIT FILES 2" in lines2, lines2)
+for rel in ("mingpt/trainer.py", "projects/chargpt/chargpt.py"):
+    got = open(os.path.join(project, rel), encoding="utf-8").read()
+    want = open(os.path.join(expected, rel), encoding="utf-8").read()
+    check(f"project: {rel} on disk is what enable gives", got == want and "PrecisionDebugger" in got, got[:600])
+    pyc = subprocess.run(["python3", "-m", "py_compile", os.path.join(project, rel)], capture_output=True, text=True)
+    check(f"project: {rel} passes py_compile", pyc.returncode == 0, pyc.stderr)
+check("project: server exited with code 0", "EXIT 0" in lines2, lines2)
+
 failed = [c for c in checks if not c[1]]
 for name, ok, detail in checks:
     print(("ok     " if ok else "FAILED ") + name + ("" if ok else f"\n       {str(detail)[:1500]}"))
