@@ -186,6 +186,7 @@ void AnalysisWorker::run_one(const std::string& uri, analysis::PythonParser& par
   snap->source = job.source;
   snap->quiet = quiet;
   snap->project_refresh = refresh;
+  snap->generation = job.generation;
   bool cancelled = false, failed = false;
   if (job.test_delay_ms > 0) {
     auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(job.test_delay_ms);

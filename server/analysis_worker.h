@@ -42,6 +42,7 @@ struct AnalysisJob {
   // Re-checks a document because another file of its project changed:
   // diagnostics equal to the ones already published are not sent again.
   bool project_refresh = false;
+  uint64_t generation = 0;  // Document::generation
 };
 
 class AnalysisWorker {

@@ -30,6 +30,7 @@ struct AnalysisSnapshot {
   bool quiet = false;
   // Another file of the project changed: publish only if the diagnostics did.
   bool project_refresh = false;
+  uint64_t generation = 0;  // the document's generation when the job started
 };
 using SnapshotPtr = std::shared_ptr<const AnalysisSnapshot>;
 
@@ -47,6 +48,9 @@ struct Document {
   bool job_pending = false;  // a job for `version` has been (or is being) scheduled
 
   SnapshotPtr latest;  // may be older than `version`
+  // Bumped when something the analysis reads besides the text changes (a
+  // config file): results of jobs started before are stale even for this version.
+  uint64_t generation = 0;
   uint64_t last_used = 0;  // LanguageServer's use clock at the last edit or request
   std::unique_ptr<asio::steady_timer> debounce;
   // Requests waiting for the analysis of a version; called with null when

@@ -142,6 +142,7 @@ void LanguageServer::refresh_config_users(const std::string& config_path) {
     auto d = documents_.find(uri);
     if (d == documents_.end()) continue;
     d->second.latest = nullptr;  // requests wait for the new analysis instead of reading the old one
+    ++d->second.generation;      // and results of jobs already running are dropped
     schedule_analysis(d->second, /*immediately=*/true, /*force=*/true);
     any = true;
   }

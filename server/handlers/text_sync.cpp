@@ -160,6 +160,7 @@ void LanguageServer::start_job(Document& doc, bool force, bool quiet, bool proje
   job.quiet = quiet;
   if (doc.kind == DocumentKind::Python) job.project = project_input(doc);
   job.project_refresh = project_refresh;
+  job.generation = doc.generation;
   worker_.submit(std::move(job), [this](SnapshotPtr snap) { on_analysis_done(snap); });
 }
 
@@ -168,6 +169,7 @@ void LanguageServer::on_analysis_done(const SnapshotPtr& snap) {
   auto it = documents_.find(snap->uri);
   if (it == documents_.end()) return;  // closed meanwhile
   Document& doc = it->second;
+  if (snap->version == doc.version && snap->generation < doc.generation) return;  // a newer job is on its way
   if (snap->version != doc.version) {
     // Stale: the document changed while this ran. Requests that were waiting
     // for that older version learn their positions are void.
