@@ -40,6 +40,16 @@ bool touches(uint32_t a0, uint32_t a1, uint32_t b0, uint32_t b1) { return a0 <= 
 
 }  // namespace
 
+// A selection is on a loop from the start of its header's line (the
+// indentation included) to its end.
+bool on_loop(const analysis::SourceText& src, analysis::ByteRange loop, uint32_t sel_start, uint32_t sel_end) {
+  return sel_start >= src.line_start(src.line_of(loop.start)) && sel_end <= loop.end;
+}
+
+namespace {
+
+}  // namespace
+
 std::vector<DumpOffer> dump_offers(const analysis::SourceText& src, const analysis::Analysis& a, uint32_t sel_start,
                                    uint32_t sel_end, bool with_source, bool with_refactor) {
   std::vector<DumpOffer> out;
@@ -48,7 +58,7 @@ std::vector<DumpOffer> dump_offers(const analysis::SourceText& src, const analys
   // Only the loops a title can name: those around the selection and the default one.
   const std::optional<uint32_t> default_line = with_source ? analysis::default_dump_loop(src, a) : std::nullopt;
   const auto targets = analysis::dump_targets(src, a, [&](const analysis::Loop& l) {
-    return (with_refactor && sel_start >= l.range.start && sel_end <= l.range.end) || (default_line && l.line == *default_line);
+    return (with_refactor && on_loop(src, l.range, sel_start, sel_end)) || (default_line && l.line == *default_line);
   });
   const auto runner = analysis::vllm_runner_target(src, a);
   const auto dump_lines = analysis::dump_statement_lines(src, a);
@@ -56,7 +66,7 @@ std::vector<DumpOffer> dump_offers(const analysis::SourceText& src, const analys
 
   if (with_refactor && !disabled) {
     for (const analysis::DumpTarget& t : targets) {
-      if (!t.complete && sel_start >= t.range.start && sel_end <= t.range.end)
+      if (!t.complete && on_loop(src, t.range, sel_start, sel_end))
         out.push_back({enable_title(t), kKindEnableRefactor, {DumpOp::Enable, t.line}});
     }
     if (runner && !runner->complete) {

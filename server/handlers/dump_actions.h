@@ -49,6 +49,9 @@ struct DumpOffer {
 std::vector<DumpOffer> dump_offers(const analysis::SourceText& src, const analysis::Analysis& a, uint32_t sel_start,
                                    uint32_t sel_end, bool with_source, bool with_refactor);
 
+// True when the selection lies on the loop `loop` (from its header line's start).
+bool on_loop(const analysis::SourceText& src, analysis::ByteRange loop, uint32_t sel_start, uint32_t sel_end);
+
 // The edits of one operation; `config_path` goes into a new construction.
 analysis::InstrumentResult compute_dump_op(const analysis::SourceText& src, const analysis::Analysis& a,
                                            const DumpRequest& req, const std::string& config_path);

@@ -85,7 +85,7 @@ std::vector<DumpOffer> LanguageServer::project_dump_offers(const std::string& pa
     // On a loop of this file: one action per entry that reaches it.
     for (const analysis::LoopInfo& info : a.facts.loop_info) {
       const analysis::Loop& l = a.facts.loops[static_cast<std::size_t>(info.loop)];
-      if (!(sel_start >= l.range.start && sel_end <= l.range.end) || info.role == analysis::LoopRole::None) continue;
+      if (!on_loop(src, l.range, sel_start, sel_end) || info.role == analysis::LoopRole::None) continue;
       analysis::ProjectPlanOptions po;
       po.loop_line = l.line;
       std::optional<analysis::ProjectPlan> plan = analysis::plan_project(*where->snapshot, where->rel, read, po, nullptr);
