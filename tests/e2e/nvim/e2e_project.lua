@@ -25,11 +25,15 @@ local bufnr = vim.api.nvim_get_current_buf()
 vim.bo[bufnr].filetype = 'python'
 vim.lsp.buf_attach_client(bufnr, client_id)
 local client = vim.lsp.get_client_by_id(client_id)
+-- Requests before the server has answered initialize fail: wait for that first.
+if not vim.wait(GUARD, function() return client.initialized end, 20) then return fail('the server did not initialize') end
 
 -- Asks until `try` says yes (buf_request_sync waits itself, so no vim.wait around it).
 local function poll(try)
   for _ = 1, GUARD / 50 do
-    if try() then return true end
+    local ok, yes = pcall(try)
+    if ok and yes then return true end
+    if not ok then last_info = tostring(yes) end
     vim.wait(50)
   end
   return false

@@ -27,6 +27,8 @@ const path = require('node:path');
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const FIXTURE = path.join(__dirname, 'fixtures', 'train.py');
 const VERIFY_FIXTURE = path.join(__dirname, 'fixtures', 'verify_me.py');
+// A multi-file project (the loop in mingpt/trainer.py, the launched script in projects/chargpt/).
+const PROJECT_FIXTURE = path.join(__dirname, '..', '..', 'projects', 'trainer_module');
 const STUB = path.join(ROOT, 'tests', 'behaviour', 'stub');
 // The short run needs torch: Debian's python3-torch is installed for /usr/bin/python3.
 const VERIFY_PYTHON = process.env.E2E_VERIFY_PYTHON || '/usr/bin/python3';
@@ -200,6 +202,10 @@ async function main() {
       fs.copyFileSync(FIXTURE, trainPy);
       // Written before VS Code starts, so Quick Open knows it without waiting for a file watcher.
       fs.copyFileSync(VERIFY_FIXTURE, path.join(ws, 'verify_me.py'));
+      fs.cpSync(PROJECT_FIXTURE, path.join(ws, 'proj'), {
+        recursive: true,
+        filter: (src) => !/(project\.json|enable\.diff|__pycache__)$/.test(src),
+      });
       const settings = {
         'security.workspace.trust.enabled': false,
         'workbench.startupEditor': 'none',
@@ -300,6 +306,75 @@ async function main() {
       return (await item.innerText()).replace(/\s+/g, ' ').trim();
     });
 
+    /** A multi-file project: the light bulb on the trainer's loop edits the trainer and the launched script. */
+    async function projectFlow() {
+      const trainerPy = path.join(ws, 'proj', 'mingpt', 'trainer.py');
+      const entryPy = path.join(ws, 'proj', 'projects', 'chargpt', 'chargpt.py');
+      const projLoop = fs.readFileSync(trainerPy, 'utf8').split('\n').findIndex((l) => /^\s+while True:/.test(l)) + 1;
+      await step('open proj/mingpt/trainer.py (Quick Open)', async () => {
+        await page.keyboard.press('Control+P');
+        await qi.waitFor({ state: 'visible' });
+        await page.keyboard.type('mingpt/trainer.py');
+        await qi.locator('.monaco-list-row', { hasText: 'trainer.py' }).first().waitFor();
+        await page.keyboard.press('Enter');
+        await editor('trainer.py').locator('.view-lines', { hasText: 'class Trainer' }).waitFor();
+      });
+      await step(`go to the trainer's loop (line ${projLoop})`, async () => {
+        await page.keyboard.press('Control+G');
+        await qi.waitFor({ state: 'visible' });
+        await page.keyboard.type(String(projLoop));
+        await page.keyboard.press('Enter');
+        await qi.waitFor({ state: 'hidden' });
+        await page.locator('.statusbar-item[id="status.editor.selection"]', { hasText: `Ln ${projLoop},` }).waitFor();
+      });
+      const want = /enable dump in loop at line \d+ \(train\), debugger built in proj\/projects\/chargpt\/chargpt\.py/i;
+      await step('Ctrl+. offers the two-file "enable dump" (once the folder is indexed) and it is applied', async () => {
+        // The index runs in the background: until it is done the action names the trainer alone.
+        let titles = [];
+        await poll('the two-file action', async () => {
+          await page.keyboard.press('Control+.');
+          await menu.waitFor({ state: 'visible' }).catch(() => {});
+          titles = await menu.locator('.monaco-list-row.action').evaluateAll((rows) =>
+            rows.map((r) => r.getAttribute('aria-label') || r.textContent)).catch(() => []);
+          if (titles.some((t) => want.test(t || ''))) return true;
+          await page.keyboard.press('Escape');
+          await new Promise((r) => setTimeout(r, 300));
+          return false;
+        });
+        await page.screenshot({ path: path.join(ARTIFACTS, 'vscode-project-lightbulb.png') });
+        const focused = menu.locator('.monaco-list-row.action.focused');
+        for (let i = 0; i <= titles.length; i++) {
+          const label = (await focused.count()) ? await focused.first().getAttribute('aria-label') : '';
+          if (want.test(label || '')) break;
+          if (i === titles.length) fail(`could not focus the two-file action; offered: ${titles.join(' | ')}`);
+          await page.keyboard.press('ArrowDown');
+          await poll('focus to move', async () => ((await focused.count()) ? (await focused.first().getAttribute('aria-label')) !== label : false), 5000, 20);
+        }
+        await page.keyboard.press('Enter');
+        await menu.waitFor({ state: 'hidden' });
+        await editor('trainer.py').locator('.view-lines', { hasText: 'PrecisionDebugger.start(' }).waitFor();
+        return titles.filter((t) => want.test(t || '')).join(' | ');
+      });
+      await step('save all; both files changed on disk and compile', async () => {
+        await page.keyboard.press('Control+Shift+P');
+        await qi.waitFor({ state: 'visible' });
+        await page.keyboard.type('File: Save All');
+        await qi.locator('.monaco-list-row', { hasText: 'File: Save All' }).first().waitFor();
+        await page.keyboard.press('Enter');
+        await poll('both files on disk to hold their dump points', () => {
+          const t = fs.readFileSync(trainerPy, 'utf8');
+          const e = fs.readFileSync(entryPy, 'utf8');
+          return t.includes('PrecisionDebugger.start(model)') && t.includes('PrecisionDebugger.step()') &&
+            e.includes('debugger = PrecisionDebugger(config_path=');
+        });
+        for (const f of [trainerPy, entryPy]) {
+          const r = spawnSync('python3', ['-m', 'py_compile', f], { encoding: 'utf8', timeout: 60000 });
+          if (r.status !== 0) fail(`py_compile ${f} exited ${r.status}: ${r.stderr.trim()}`);
+        }
+        return 'proj/mingpt/trainer.py and proj/projects/chargpt/chargpt.py';
+      });
+    }
+
     /** The whole user flow: diagnostic, code action, save, wizard. */
     async function fullFlow() {
       if (!WIZARD_ONLY) {
@@ -392,6 +467,8 @@ async function main() {
           if (r.status !== 0) fail(`py_compile exited ${r.status}: ${r.stderr.trim()}\n${fs.readFileSync(trainPy, 'utf8')}`);
         });
       }
+
+      if (!WIZARD_ONLY) await projectFlow();
 
       await step('run "msProbe: Generate config.json" from the palette', async () => {
         await page.keyboard.press('Control+Shift+P');
@@ -553,8 +630,8 @@ async function main() {
   console.log(`${passed ? 'PASS' : 'FAIL'}: VS Code e2e ${BOOT_ONLY ? '(boot only) ' : ''}in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   process.exitCode = passed ? 0 : 1;
 
-  function editor() {
-    return page.locator('.editor-instance .monaco-editor[data-uri$="train.py"]');
+  function editor(name = 'train.py') {
+    return page.locator(`.editor-instance .monaco-editor[data-uri$="${name}"]`);
   }
 }
 
