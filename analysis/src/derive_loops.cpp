@@ -32,7 +32,7 @@ class LoopDeriver {
 
   void run() {
     std::size_t n = f_.loops.size();
-    std::vector<uint8_t> loop_kinds(n, 0);
+    std::vector<Effects> loop_kinds(n, 0);
     for (std::size_t i = 0; i < n; ++i) loop_kinds[i] = solver_.loop_kinds(static_cast<int>(i));
 
     // Raw roles from the sites alone.
@@ -135,7 +135,7 @@ class LoopDeriver {
   }
 
  private:
-  static LoopRole role_of(uint8_t k) {
+  static LoopRole role_of(Effects k) {
     if ((k & kBackward) && (k & kStep)) return LoopRole::Train;
     if ((k & kForward) && !(k & kBackward) && !(k & kStep)) return LoopRole::Inference;
     return LoopRole::None;

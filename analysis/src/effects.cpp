@@ -115,12 +115,34 @@ class EffectBuilder {
       const ClassDef& c = f_.classes[i];
       m.classes.push_back({c.name, c.bases, c.line, b_.is_module_class(static_cast<int>(i))});
     }
+    // msProbe's calls do none of the loop's work; what they do is kept as dump bits.
+    std::vector<Effects> dump(f_.calls.size(), 0);
     std::vector<bool> msprobe_call(f_.calls.size(), false);
     for (const MsprobeUse& u : f_.msprobe) {
-      if (u.call >= 0) msprobe_call[static_cast<std::size_t>(u.call)] = true;
+      if (u.call < 0) continue;
+      std::size_t ci = static_cast<std::size_t>(u.call);
+      msprobe_call[ci] = true;
+      switch (u.kind) {
+        case MsprobeKind::Start: dump[ci] = kDumpStart; break;
+        case MsprobeKind::Stop:
+        case MsprobeKind::ForwardBackwardDumpEnd: dump[ci] = kDumpStop; break;
+        case MsprobeKind::Step: dump[ci] = kDumpStep; break;
+        case MsprobeKind::Construct: dump[ci] = kDumpConstruct; break;
+        case MsprobeKind::SeedAll: dump[ci] = kDumpSeed; break;
+        default: break;
+      }
     }
     for (std::size_t ci = 0; ci < f_.calls.size(); ++ci) {
-      if (msprobe_call[ci]) continue;
+      if (msprobe_call[ci]) {
+        if (dump[ci] == 0) continue;
+        CallSite s;
+        s.at = f_.calls[ci].range;
+        s.line = f_.calls[ci].line;
+        s.function = f_.calls[ci].function;
+        s.kinds = dump[ci];
+        m.sites.push_back(std::move(s));
+        continue;
+      }
       CallSite s = site(f_.calls[ci], m.targets);
       if (s.kinds == 0 && s.helper < 0 && s.closure < 0 && s.target < 0 && s.passed_model.empty()) continue;
       if (s.helper >= 0 || s.closure >= 0 || s.target >= 0) {
@@ -261,7 +283,7 @@ ModuleEffects build_effects(const FileFacts& facts, const Bindings& bindings) {
   return EffectBuilder(facts, bindings).run();
 }
 
-bool loop_has_role(uint8_t k) {
+bool loop_has_role(Effects k) {
   bool train = (k & kBackward) && (k & kStep);
   bool forward_only = (k & kForward) && !(k & kBackward) && !(k & kStep);
   return train || forward_only;
@@ -332,7 +354,7 @@ std::pair<std::size_t, std::size_t> sites_in(const std::vector<CallSite>& sites,
 // The effect of what `s` reaches (helper, closure, target), added to
 // `kinds`/`models`. `region` is the body being summarised: a closure defined
 // in it is already counted where its calls are.
-void EffectSolver::add_call(const CallSite& s, int depth, uint8_t& kinds, std::vector<std::string>& models,
+void EffectSolver::add_call(const CallSite& s, int depth, Effects& kinds, std::vector<std::string>& models,
                             bool first_model_only, ByteRange region) {
   auto fold = [&](const FunctionEffect& h, const FunctionShape* shape) {
     kinds |= h.kinds;
@@ -388,14 +410,14 @@ const FunctionEffect& EffectSolver::function_effect(int fn, int depth) {
   return fn_effects_[i];
 }
 
-uint8_t EffectSolver::loop_kinds(int li, int depth) {
+Effects EffectSolver::loop_kinds(int li, int depth) {
   std::size_t i = static_cast<std::size_t>(li);
   if (loop_state_[i] != 0) return loop_kinds_[i];
   if (depth > kMaxDepth) return 0;
   loop_state_[i] = 1;
   const LoopShape& l = m_.loops[i];
   std::vector<LoopSite> out;
-  uint8_t all = 0;
+  Effects all = 0;
   auto [first, end] = sites_in(m_.sites, l.body);
   for (std::size_t ci = first; ci < end; ++ci) {
     const CallSite& c = m_.sites[ci];

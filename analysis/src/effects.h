@@ -21,7 +21,21 @@ namespace msprobe::analysis {
 
 class Bindings;
 
-enum EffectKind : uint8_t { kForward = 1, kBackward = 2, kStep = 4, kGenerate = 8 };
+// What a call does, as bits: the loop's work, and msProbe's dump calls (so
+// a stop()/step() or a construction in another module's helper is seen where
+// the helper is called).
+using Effects = uint16_t;
+enum EffectKind : Effects {
+  kForward = 1,
+  kBackward = 2,
+  kStep = 4,
+  kGenerate = 8,
+  kDumpStart = 16,
+  kDumpStop = 32,  // stop() or 8.x forward_backward_dump_end()
+  kDumpStep = 64,
+  kDumpConstruct = 128,
+  kDumpSeed = 256,
+};
 
 // A call whose effect is another function's, found by name outside this file
 // or by the class of an instance.
@@ -49,7 +63,7 @@ struct CallSite {
   ByteRange at;                // the whole call
   uint32_t line = 0;           // 0-based line of the call
   int function = -1;           // enclosing def, -1 at module level
-  uint8_t kinds = 0;           // EffectKind bits of the call itself
+  Effects kinds = 0;           // EffectKind bits of the call itself
   std::string model;           // for a forward: the model expression ("" for a graph replay)
   std::string passed_model;    // a model handed to code nobody can see into (a library's helper)
   int helper = -1;             // a function of this file that runs here
@@ -97,14 +111,14 @@ ModuleEffects build_effects(const FileFacts& facts, const Bindings& bindings);
 
 // What running a function does, as the caller of the function sees it.
 struct FunctionEffect {
-  uint8_t kinds = 0;
+  Effects kinds = 0;
   std::vector<std::string> models;  // distinct, in call order
 };
 
 // Where a loop's iteration runs a forward, backward or step.
 struct LoopSite {
   ByteRange at;  // the call in the loop's body (a helper's call site when it happens in a helper)
-  uint8_t kinds = 0;
+  Effects kinds = 0;
   std::string model;
   std::string passed_model;
 };
@@ -135,11 +149,11 @@ class EffectSolver {
 
   const FunctionEffect& function_effect(int fn, int depth);
   // The union of the kinds of loop `li`'s sites; the sites themselves in `sites(li)`.
-  uint8_t loop_kinds(int li, int depth = 0);
+  Effects loop_kinds(int li, int depth = 0);
   const std::vector<LoopSite>& sites(int li);
 
  private:
-  void add_call(const CallSite& s, int depth, uint8_t& kinds, std::vector<std::string>& models, bool first_model_only,
+  void add_call(const CallSite& s, int depth, Effects& kinds, std::vector<std::string>& models, bool first_model_only,
                 ByteRange region);
 
   const ModuleEffects& m_;
@@ -147,13 +161,13 @@ class EffectSolver {
   std::vector<uint8_t> fn_state_;  // 0 not computed, 1 in progress, 2 done
   std::vector<FunctionEffect> fn_effects_;
   std::vector<uint8_t> loop_state_;
-  std::vector<uint8_t> loop_kinds_;
+  std::vector<Effects> loop_kinds_;
   std::vector<std::vector<LoopSite>> loop_sites_;
 };
 
 // A loop has a role when its kinds say so: train (backward and step) or
 // forward only.
-bool loop_has_role(uint8_t kinds);
+bool loop_has_role(Effects kinds);
 
 // `model`, an expression in the callee's terms, as the caller sees it: a
 // parameter becomes the argument passed, `self.x` through `recv.method()`
