@@ -1,12 +1,12 @@
 // MSP208 api-bound-before-hook: torch APIs imported by name (`from torch import
 // relu`) and called in the model: those calls bypass msProbe's wrappers.
 #include <algorithm>
-#include <cctype>
 #include <cstdint>
 #include <set>
 
 #include "call_graph.h"
 #include "dump_points.h"
+#include "torch_api.h"
 #include "msprobe/analysis/rule.h"
 
 namespace msprobe::analysis {
@@ -19,6 +19,9 @@ training/inference loop (and its helpers), of a torch API that was imported by n
 `from torch import relu`, `from torch.nn.functional import gelu`, `from torch.distributed import
 all_reduce`, `from torch_npu import npu_rms_norm`. Modules, classes, dtypes and helpers such as
 `no_grad` or `manual_seed` are not reported.
+
+In a project, the import itself is reported (a warning) when a launched script imports this
+module, directly or through other project modules, before it builds the debugger.
 
 ## Why it matters
 msProbe dumps an API by replacing it on its module (`torch.relu`, `torch.nn.functional.gelu`)
@@ -39,34 +42,6 @@ class MLP(nn.Module):
 Call it through its module: `F.gelu(...)` or `torch.nn.functional.gelu(...)` (an `import torch`
 is added when the file has no import to call it through).
 )md";
-
-bool lower_first(const std::string& s) { return !s.empty() && std::islower(static_cast<unsigned char>(s[0])); }
-
-bool is_wrapped_api(const Import& imp) {
-  static const std::set<std::string> kTorchNotApi = {
-      "nn", "optim", "utils", "cuda", "npu", "jit", "autograd", "distributed", "multiprocessing", "backends", "amp",
-      "onnx", "fx", "hub", "testing", "profiler", "compiler", "export", "library", "overrides", "quantization", "ao",
-      "sparse", "special", "linalg", "fft", "random", "distributions", "nested", "masked", "func", "device", "dtype",
-      "no_grad", "enable_grad", "inference_mode", "set_grad_enabled", "is_grad_enabled", "manual_seed", "seed",
-      "initial_seed", "get_rng_state", "set_rng_state", "is_tensor", "is_storage", "set_default_dtype",
-      "get_default_dtype", "set_default_device", "set_default_tensor_type", "set_printoptions", "set_num_threads",
-      "get_num_threads", "load", "save", "compile", "use_deterministic_algorithms", "finfo", "iinfo", "version",
-      "autocast", "float", "float16", "float32", "float64", "bfloat16", "half", "double", "int8", "int16", "int32",
-      "int64", "uint8", "long", "int", "short", "bool", "complex64", "complex128", "cfloat", "cdouble",
-      "channels_last", "contiguous_format", "preserve_format", "strided", "sparse_coo", "inf", "nan", "e", "pi",
-      "is_available", "cpu", "hub", "types", "storage", "serialization", "package", "mps", "xpu", "mtia"};
-  static const std::set<std::string> kCollectives = {
-      "all_reduce", "all_gather", "all_gather_into_tensor", "all_to_all", "all_to_all_single", "broadcast",
-      "reduce", "reduce_scatter", "reduce_scatter_tensor", "gather", "scatter", "send", "recv", "isend", "irecv",
-      "barrier", "batch_isend_irecv", "all_gather_object", "broadcast_object_list"};
-  const std::string& n = imp.name;
-  if (n.empty() || n == "*" || !lower_first(n)) return false;
-  if (imp.module == "torch") return !kTorchNotApi.count(n);
-  if (imp.module == "torch.nn.functional") return true;
-  if (imp.module == "torch.distributed") return kCollectives.count(n) != 0;
-  if (imp.module == "torch_npu") return n.rfind("npu_", 0) == 0;
-  return false;
-}
 
 bool module_like(const FileFacts& f, const ClassDef& c) {
   for (const std::string& b : c.bases) {
@@ -148,10 +123,32 @@ void check(const RuleContext& ctx, FindingSink& sink) {
   std::vector<const Import*> names;
   for (const Import& imp : f.imports) {
     // Imports inside functions usually run after the debugger exists.
-    if (is_wrapped_api(imp) && !imp.bound.empty() && imp.top_level && imp.range.start < hooked_from)
+    if (is_wrapped_api(imp.module, imp.name) && !imp.bound.empty() && imp.top_level && imp.range.start < hooked_from)
       names.push_back(&imp);
   }
   if (names.empty()) return;
+  // In a project: a launched script imports this module before it builds the
+  // debugger, so these imports run first (the real msProbe then records
+  // Tensor.softmax but not Functional.softmax). Reported on each import that
+  // the module calls through.
+  if (ctx.project && !ctx.project->imported_before_construction.empty()) {
+    for (const Import* imp : names) {
+      bool called = std::any_of(f.calls.begin(), f.calls.end(), [&](const Call& c) { return c.callee == imp->bound; });
+      if (!called) continue;
+      Finding out;
+      out.severity = Severity::Warning;
+      out.range = imp->range;
+      out.message = imp->bound + " is bound from " + imp->module + " when this module is imported, and " +
+                    ctx.project->imported_before_construction + " imports it before it builds the PrecisionDebugger" +
+                    (ctx.project->construction_line ? " (line " + std::to_string(ctx.project->construction_line + 1) + ")"
+                                                    : std::string()) +
+                    ": calls through " + imp->bound + " escape the dump; build the debugger in " +
+                    ctx.project->imported_before_construction +
+                    " before its project imports (right after the third-party ones), or call " + imp->module + "." +
+                    imp->name + "(...) through its module";
+      sink.report(std::move(out));
+    }
+  }
   std::set<int> model_fns = model_functions(f);
   for (const Call& c : f.calls) {
     const Import* imp = nullptr;

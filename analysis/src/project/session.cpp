@@ -1,7 +1,9 @@
 // Cross-module resolution for one question (see session.h).
 #include "project/session.h"
+#include "torch_api.h"
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 
 namespace msprobe::analysis {
@@ -294,6 +296,34 @@ const ProjectSession::Reach& ProjectSession::reach(const FunctionRef& start, std
     }
   }
   return reaches_.emplace(start, std::move(r)).first->second;
+}
+
+bool binds_torch_names(const ModuleSummary& summary) {
+  return std::any_of(summary.imports.begin(), summary.imports.end(),
+                     [](const ImportRef& i) { return i.top_level && is_wrapped_api(i.module, i.name); });
+}
+
+std::vector<std::string> ProjectSession::imported_files(const std::string& rel, uint32_t before_line) {
+  std::vector<std::string> out;
+  const ModuleSummary* s = summary(rel);
+  if (!s) return out;
+  bool script = is_script(rel);
+  auto add = [&](const std::string& f) {
+    if (!f.empty() && std::find(out.begin(), out.end(), f) == out.end()) out.push_back(f);
+  };
+  for (const ImportRef& imp : s->imports) {
+    if (!imp.top_level || imp.line >= before_line) continue;
+    std::optional<ModuleRef> m = p_.modules().resolve(rel, imp.module, script);
+    if (!m) continue;
+    for (std::string d = m->dir; !d.empty(); d = parent_dir(d)) {
+      if (summary(d + "/__init__.py")) add(d + "/__init__.py");
+    }
+    add(m->file);
+    if (!imp.name.empty() && imp.name != "*") {
+      if (std::optional<ModuleRef> sub = p_.modules().submodule(*m, imp.name)) add(sub->file);
+    }
+  }
+  return out;
 }
 
 std::string ProjectSession::function_name(const FunctionRef& f) const {

@@ -54,6 +54,11 @@ struct ReachStep {
   bool spawn = false;    // the callee runs in new worker processes started here
 };
 
+// The module binds functions of torch by name at import time
+// (`from torch.nn.functional import softmax`): msProbe's wrappers, installed
+// when the debugger is built, do not reach those names if this runs first.
+bool binds_torch_names(const ModuleSummary& summary);
+
 class ProjectSession : public EffectResolver {
  public:
   // `self_rel`'s summary is `self` (the file being analysed, newer than the snapshot's).
@@ -83,6 +88,10 @@ class ProjectSession : public EffectResolver {
     std::map<FunctionRef, ReachStep> steps;
   };
   const Reach& reach(const FunctionRef& start, std::size_t limit = 20000);
+
+  // The project files a module's module-level import statements load (those
+  // before `before_line`), packages' __init__.py included.
+  std::vector<std::string> imported_files(const std::string& rel, uint32_t before_line);
 
   // "Trainer.run" / "main" / "<module>" for messages.
   std::string function_name(const FunctionRef& f) const;
