@@ -4,6 +4,7 @@
 
 #include "call_graph.h"
 #include "dump_points.h"
+#include "effects.h"
 #include "msprobe/analysis/rule.h"
 
 namespace msprobe::analysis {
@@ -13,7 +14,9 @@ constexpr std::string_view kDocs = R"md(
 ## What it does
 Reports a `PrecisionDebugger(...)` construction inside a `for`/`while` loop, or inside a function
 of the same file that a loop calls (directly or through other functions). A construction guarded
-so that it runs once (`if debugger is None:`, `if step == 0:`) is not reported.
+so that it runs once (`if debugger is None:`, `if step == 0:`) is not reported. In a project, a call
+made on every iteration of a loop into another module's function that builds the debugger is
+reported at that call.
 
 ## Why it matters
 `PrecisionDebugger` is a singleton: the first construction wins, and every later one returns at
@@ -141,6 +144,23 @@ void check(const RuleContext& ctx, FindingSink& sink) {
     if (auto fix = hoist_to_module(ctx, site)) out.fixes.push_back(std::move(*fix));
     if (auto fix = hoist_before_loop(ctx, site)) out.fixes.push_back(std::move(*fix));
     if (!out.fixes.empty()) out.fixes.front().preferred = true;
+    sink.report(std::move(out));
+  }
+  // In a project: a call on every iteration into another module's code that
+  // builds the debugger (a call under a condition in the body may be once).
+  if (!ctx.project) return;
+  for (const Call& c : f.calls) {
+    if (c.loop < 0 || c.statement < 0 || !(ctx.project->effects_of(c.range) & kDumpConstruct)) continue;
+    const Loop& loop = f.loops[static_cast<std::size_t>(c.loop)];
+    if (f.statements[static_cast<std::size_t>(c.statement)].parent_block_owner != loop.statement) continue;
+    Finding out;
+    out.severity = Severity::Error;
+    out.range = c.range;
+    out.message = c.callee + "() builds a PrecisionDebugger (in another module) on every iteration of the loop at line " +
+                  std::to_string(loop.line + 1) +
+                  ": it is a singleton, so every construction after the first is a silent no-op that ignores its "
+                  "arguments; build it once, at the entry of the process, right after the imports";
+    out.related.push_back({loop.header, "the loop"});
     sink.report(std::move(out));
   }
 }

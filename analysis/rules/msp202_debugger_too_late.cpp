@@ -6,6 +6,7 @@
 
 #include "call_graph.h"
 #include "dump_points.h"
+#include "effects.h"
 #include "msprobe/analysis/rule.h"
 #include "msprobe/analysis/text_match.h"
 
@@ -81,7 +82,7 @@ bool runs_before(const FileFacts& f, const Call& k, const Call& c) {
   return false;
 }
 
-std::vector<Evidence> late_evidence(const FileFacts& f, const Call& c) {
+std::vector<Evidence> late_evidence(const FileFacts& f, const Call& c, const ProjectView* project) {
   std::set<std::string> models;
   for (const LoopInfo& info : f.loop_info) {
     if (!info.model.empty()) models.insert(info.model);
@@ -110,6 +111,10 @@ std::vector<Evidence> late_evidence(const FileFacts& f, const Call& c) {
     } else if (!have_forward && models.count(k.callee)) {
       have_forward = true;
       out.push_back({k.range, "a forward of " + k.callee, static_cast<int>(i)});
+    } else if (!have_forward && project && (project->effects_of(k.range) & kForward)) {
+      // The loop (or a forward) of another module, run before the construction.
+      have_forward = true;
+      out.push_back({k.range, "a forward in " + k.callee + "() (another module)", static_cast<int>(i)});
     } else if (!have_wrap && (k.qualified == "deepspeed.initialize" ||
                               (ends_with(k.callee, ".prepare") && lower(k.callee).find("accelerat") != std::string::npos))) {
       have_wrap = true;
@@ -234,14 +239,14 @@ void check(const RuleContext& ctx, FindingSink& sink) {
   for (const ConstructSite& site : sites) {
     const Call& c = f.calls[static_cast<std::size_t>(site.call)];
     if (c.function < 0 && c.loop < 0 && c.statement >= 0 && top_level_statement(f, c.statement) != f.main_guard &&
-        late_evidence(f, c).empty())
+        late_evidence(f, c, ctx.project).empty())
       return;
   }
   for (const ConstructSite& site : sites) {
     if (!is_pytorch_use(f, f.msprobe[static_cast<std::size_t>(site.use)])) continue;
     const Call& c = f.calls[static_cast<std::size_t>(site.call)];
     if (c.loop >= 0 || (c.function >= 0 && loop_calling(f, c.function))) continue;  // MSP201
-    std::vector<Evidence> ev = late_evidence(f, c);
+    std::vector<Evidence> ev = late_evidence(f, c, ctx.project);
     if (ev.empty()) continue;
     Finding out;
     out.severity = Severity::Warning;

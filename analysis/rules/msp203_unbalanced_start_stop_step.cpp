@@ -180,7 +180,7 @@ void check_step_before_backward(const RuleContext& ctx, const MsprobeUse& u, Fin
 
 void check(const RuleContext& ctx, FindingSink& sink) {
   const FileFacts& f = ctx.facts;
-  DumpCallSites sites = dump_call_sites(f);
+  DumpCallSites sites = dump_call_sites(f, ctx.project);
   std::vector<StartInfo> starts;
   for (const MsprobeUse& u : f.msprobe) {
     if (u.kind == MsprobeKind::Start && u.call >= 0) {

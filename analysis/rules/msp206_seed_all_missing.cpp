@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "dump_points.h"
+#include "effects.h"
 #include "msprobe/analysis/rule.h"
 
 namespace msprobe::analysis {
@@ -11,6 +12,8 @@ constexpr std::string_view kDocs = R"md(
 ## What it does
 Reports the first `PrecisionDebugger(...)` construction of a file when no msProbe `seed_all()`
 runs before it: earlier in the same function, or at module level.
+
+In a project, a `seed_all()` made by another module's function that this file calls first counts.
 
 ## Why it matters
 The dump does not fix randomness by itself. Without `seed_all()` two runs (for example a GPU
@@ -36,6 +39,20 @@ bool seeded_before(const FileFacts& f, const Call& construct) {
   for (const MsprobeUse& u : f.msprobe) {
     if (u.kind != MsprobeKind::SeedAll || u.call < 0) continue;
     const Call& s = f.calls[static_cast<std::size_t>(u.call)];
+    if (s.function == construct.function && s.range.start < construct.range.start) return true;
+    if (s.function == -1 && construct.function >= 0 && s.statement >= 0 &&
+        top_level_statement(f, s.statement) != f.main_guard)
+      return true;
+  }
+  return false;
+}
+
+// A call into another module that calls seed_all(), made before the construction.
+bool seeded_through_call(const RuleContext& ctx, const Call& construct) {
+  if (!ctx.project) return false;
+  const FileFacts& f = ctx.facts;
+  for (const Call& s : f.calls) {
+    if (!(ctx.project->effects_of(s.range) & kDumpSeed)) continue;
     if (s.function == construct.function && s.range.start < construct.range.start) return true;
     if (s.function == -1 && construct.function >= 0 && s.statement >= 0 &&
         top_level_statement(f, s.statement) != f.main_guard)
@@ -74,7 +91,7 @@ void check(const RuleContext& ctx, FindingSink& sink) {
   if (sites.empty()) return;
   const ConstructSite& site = sites.front();
   const Call& c = f.calls[static_cast<std::size_t>(site.call)];
-  if (seeded_before(f, c)) return;
+  if (seeded_before(f, c) || seeded_through_call(ctx, c)) return;
   Finding out;
   out.severity = Severity::Hint;
   out.range = c.range;

@@ -18,6 +18,9 @@ Finds worker entry functions started in new processes (`torch.multiprocessing.sp
 `PrecisionDebugger(...)` built in the parent (in another function, or under the main guard)
 while the worker runs the training/inference loop or the `start()` calls.
 
+In a project, a worker defined in another module counts too (the construction then belongs at
+the top of that worker, in its file: the enable-dump action puts it there).
+
 ## Why it matters
 The debugger hooks the process that builds it. The workers are separate processes: with the
 `spawn` start method they import the script afresh and never run the parent's construction, so
@@ -101,6 +104,32 @@ std::optional<Fix> move_into_worker(const RuleContext& ctx, const ConstructSite&
   return fix;
 }
 
+// A worker of another module (the project knows it does the dump's work): a
+// construction in this parent process is reported, without a fix here (the
+// construction belongs at the top of the worker, in its own file).
+void report_other_module(const RuleContext& ctx, const Launch& l, const std::vector<ConstructSite>& sites,
+                         std::set<int>& reported, FindingSink& sink) {
+  if (!ctx.project) return;
+  const FileFacts& f = ctx.facts;
+  const Call& launch = f.calls[static_cast<std::size_t>(l.call)];
+  auto it = ctx.project->launched_workers.find(launch.range.start);
+  if (it == ctx.project->launched_workers.end()) return;
+  for (const ConstructSite& site : sites) {
+    const Call& c = f.calls[static_cast<std::size_t>(site.call)];
+    bool in_parent = c.function >= 0 || (c.statement >= 0 && top_level_statement(f, c.statement) == f.main_guard &&
+                                         f.main_guard >= 0);
+    if (!in_parent || !reported.insert(site.call).second) continue;
+    Finding out;
+    out.severity = Severity::Warning;
+    out.range = c.range;
+    out.message = "PrecisionDebugger(...) is built in the parent process, but " + it->second +
+                  " runs in worker processes started by " + l.how +
+                  ": the workers dump nothing; build the debugger at the top of that worker function";
+    out.related.push_back({launch.range, "worker processes start here"});
+    sink.report(std::move(out));
+  }
+}
+
 void check(const RuleContext& ctx, FindingSink& sink) {
   const FileFacts& f = ctx.facts;
   std::vector<Launch> ls = find_launches(f);
@@ -109,7 +138,10 @@ void check(const RuleContext& ctx, FindingSink& sink) {
   std::set<int> reported;
   for (const Launch& l : ls) {
     int worker = function_named(f, l.worker);
-    if (worker < 0) continue;
+    if (worker < 0) {
+      report_other_module(ctx, l, sites, reported, sink);
+      continue;
+    }
     std::set<int> reach = reachable_functions(f, worker);
     bool found = false;
     ByteRange work = worker_work(f, reach, found);

@@ -1,5 +1,6 @@
 // msProbe dump points for the placement rules (see dump_points.h).
 #include "dump_points.h"
+#include "effects.h"
 
 #include <algorithm>
 #include <cctype>
@@ -130,7 +131,7 @@ std::vector<ConstructSite> construct_sites(const SourceText& src, const FileFact
   return out;
 }
 
-DumpCallSites dump_call_sites(const FileFacts& f) {
+DumpCallSites dump_call_sites(const FileFacts& f, const ProjectView* project) {
   DumpCallSites s;
   for (const MsprobeUse& u : f.msprobe) {
     if (u.call < 0) continue;
@@ -138,6 +139,14 @@ DumpCallSites dump_call_sites(const FileFacts& f) {
     if (st < 0) continue;
     if (u.kind == MsprobeKind::Stop || u.kind == MsprobeKind::ForwardBackwardDumpEnd) s.stop.push_back(st);
     if (u.kind == MsprobeKind::Step) s.step.push_back(st);
+  }
+  if (project) {
+    for (const Call& c : f.calls) {
+      uint16_t e = project->effects_of(c.range);
+      if (c.statement < 0 || e == 0) continue;
+      if (e & kDumpStop) s.stop.push_back(c.statement);
+      if (e & kDumpStep) s.step.push_back(c.statement);
+    }
   }
   if (s.stop.empty() && s.step.empty()) return s;  // nothing to follow through calls (most files)
   CallGraph graph(f);

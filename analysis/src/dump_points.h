@@ -10,6 +10,7 @@
 
 #include "msprobe/analysis/facts.h"
 #include "msprobe/analysis/finding.h"
+#include "msprobe/analysis/rule.h"
 #include "msprobe/analysis/source.h"
 #include "python_edits.h"
 
@@ -36,7 +37,8 @@ bool is_pytorch_use(const FileFacts& f, const MsprobeUse& u);
 struct DumpCallSites {
   std::vector<int> stop, step;
 };
-DumpCallSites dump_call_sites(const FileFacts& f);
+// With a project, calls into other modules that make a stop()/step() count too.
+DumpCallSites dump_call_sites(const FileFacts& f, const ProjectView* project = nullptr);
 
 // Where a start() needs its stop()/step(): one iteration of its innermost
 // loop, else the rest of its function, else the rest of the module.

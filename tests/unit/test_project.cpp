@@ -378,3 +378,155 @@ TEST_CASE("MSP204 asks the script that runs the dump calls whether it builds the
   Project lib_ok = make({{"loop.py", module}, {"train.py", builds}});
   CHECK_FALSE(has(codes_in_project(lib_ok, "loop.py"), "MSP204"));
 }
+
+namespace {
+
+const Finding* finding(const std::vector<Finding>& all, const std::string& code) {
+  for (const Finding& f : all) {
+    if (f.code == code) return &f;
+  }
+  return nullptr;
+}
+
+std::vector<Finding> findings_in_project(const Project& p, const std::string& rel) {
+  SourceText src(p.files.at(rel));
+  PythonParser parser;
+  ProjectInput in{p.snapshot, rel};
+  return analyze(parser, src, AnalysisOptions{}, nullptr, &in).findings;
+}
+
+std::vector<Finding> findings_alone(const std::string& text) {
+  SourceText src(text);
+  PythonParser parser;
+  return analyze(parser, src, AnalysisOptions{}).findings;
+}
+
+}  // namespace
+
+TEST_CASE("MSP203: stop() and step() in another module's helper count") {
+  const std::string loop =
+      "from msprobe.pytorch import PrecisionDebugger\n"
+      "from dumping import finish\n"
+      "debugger = PrecisionDebugger(config_path='./c.json')\n"
+      "def fit(model, data, opt):\n"
+      "    for b in data:\n"
+      "        debugger.start(model)\n"
+      "        model(b).sum().backward()\n"
+      "        opt.step()\n"
+      "        finish()\n";
+  const std::string helper =
+      "from msprobe.pytorch import PrecisionDebugger\n"
+      "def finish():\n"
+      "    PrecisionDebugger.stop()\n"
+      "    PrecisionDebugger.step()\n";
+  CHECK(finding(findings_alone(loop), "MSP203"));
+  Project p = make({{"loop.py", loop}, {"dumping.py", helper}});
+  CHECK_FALSE(finding(findings_in_project(p, "loop.py"), "MSP203"));
+  Project no_step = make({{"loop.py", loop}, {"dumping.py", "def finish():\n    pass\n"}});
+  CHECK(finding(findings_in_project(no_step, "loop.py"), "MSP203"));
+}
+
+TEST_CASE("MSP206: seed_all() in another module's set-up counts when it runs first") {
+  const std::string entry =
+      "from msprobe.pytorch import PrecisionDebugger\n"
+      "from setup import prepare\n"
+      "prepare()\n"
+      "debugger = PrecisionDebugger(config_path='./c.json')\n";
+  const std::string setup = "from msprobe.pytorch import seed_all\ndef prepare():\n    seed_all(mode=True)\n";
+  CHECK(finding(findings_alone(entry), "MSP206"));
+  CHECK_FALSE(finding(findings_in_project(make({{"train.py", entry}, {"setup.py", setup}}), "train.py"), "MSP206"));
+  CHECK(finding(findings_in_project(make({{"train.py", entry}, {"setup.py", "def prepare():\n    pass\n"}}), "train.py"),
+                "MSP206"));
+}
+
+TEST_CASE("MSP201: a call on every iteration into a module that builds the debugger") {
+  const std::string loop =
+      "from helpers import make_debugger\n"
+      "def fit(model, data, opt):\n"
+      "    for i, b in enumerate(data):\n"
+      "        make_debugger()\n"
+      "        if i == 0:\n"
+      "            make_debugger()\n"
+      "        model(b).sum().backward()\n"
+      "        opt.step()\n";
+  const std::string helpers =
+      "from msprobe.pytorch import PrecisionDebugger\n"
+      "def make_debugger():\n"
+      "    return PrecisionDebugger(config_path='./c.json')\n";
+  std::vector<Finding> all = findings_in_project(make({{"loop.py", loop}, {"helpers.py", helpers}}), "loop.py");
+  std::size_t n = std::count_if(all.begin(), all.end(), [](const Finding& f) { return f.code == "MSP201"; });
+  CHECK(n == 1);  // the guarded call is not reported
+  const Finding* f = finding(all, "MSP201");
+  REQUIRE(f);
+  CHECK(f->message.find("make_debugger() builds a PrecisionDebugger (in another module)") == 0);
+  CHECK_FALSE(finding(findings_alone(loop), "MSP201"));
+}
+
+TEST_CASE("MSP202: a trainer's loop in another module run before the construction") {
+  const std::string entry =
+      "from msprobe.pytorch import PrecisionDebugger, seed_all\n"
+      "from trainer import Trainer\n"
+      "if __name__ == '__main__':\n"
+      "    trainer = Trainer()\n"
+      "    trainer.run()\n"
+      "    seed_all()\n"
+      "    debugger = PrecisionDebugger(config_path='./c.json')\n";
+  const std::string trainer =
+      "class Trainer:\n"
+      "    def run(self):\n"
+      "        self.model(self.x).sum().backward()\n"
+      "        self.opt.step()\n";
+  const Finding* f = finding(findings_in_project(make({{"train.py", entry}, {"trainer.py", trainer}}), "train.py"), "MSP202");
+  REQUIRE(f);
+  CHECK(f->message.find("a forward in trainer.run() (another module)") != std::string::npos);
+  CHECK_FALSE(finding(findings_alone(entry), "MSP202"));
+}
+
+TEST_CASE("MSP207: a worker of another module started by spawn while the parent builds the debugger") {
+  const std::string entry =
+      "import torch.multiprocessing as mp\n"
+      "from msprobe.pytorch import PrecisionDebugger\n"
+      "from worker import run\n"
+      "if __name__ == '__main__':\n"
+      "    debugger = PrecisionDebugger(config_path='./c.json')\n"
+      "    mp.spawn(run, nprocs=2)\n";
+  const std::string worker =
+      "def run(rank):\n"
+      "    for b in data:\n"
+      "        model(b).sum().backward()\n"
+      "        opt.step()\n";
+  const Finding* f = finding(findings_in_project(make({{"train.py", entry}, {"worker.py", worker}}), "train.py"), "MSP207");
+  REQUIRE(f);
+  CHECK(f->message.find("run() in worker.py runs in worker processes started by mp.spawn(...)") != std::string::npos);
+  CHECK_FALSE(finding(findings_alone(entry), "MSP207"));
+  Project idle = make({{"train.py", entry}, {"worker.py", "def run(rank):\n    print(rank)\n"}});
+  CHECK_FALSE(finding(findings_in_project(idle, "train.py"), "MSP207"));
+}
+
+TEST_CASE("MSP208: a module imported by the entry before the construction binds a torch function by name") {
+  const std::string model =
+      "import torch.nn as nn\n"
+      "from torch.nn.functional import softmax\n"
+      "class Net(nn.Module):\n"
+      "    def forward(self, x):\n"
+      "        return softmax(x, dim=-1)\n";
+  const std::string late = "from msprobe.pytorch import PrecisionDebugger\nfrom model import Net\n"
+                           "debugger = PrecisionDebugger(config_path='./c.json')\n";
+  const std::string early = "from msprobe.pytorch import PrecisionDebugger\n"
+                            "debugger = PrecisionDebugger(config_path='./c.json')\nfrom model import Net\n";
+  const std::string through = "from msprobe.pytorch import PrecisionDebugger\nimport nets\n"
+                              "debugger = PrecisionDebugger(config_path='./c.json')\n";
+  auto import_finding = [](const std::vector<Finding>& all) {
+    for (const Finding& f : all) {
+      if (f.code == "MSP208" && f.severity == Severity::Warning) return &f;
+    }
+    return static_cast<const Finding*>(nullptr);
+  };
+  const Finding* f = import_finding(findings_in_project(make({{"model.py", model}, {"train.py", late}}), "model.py"));
+  REQUIRE(f);
+  CHECK(f->message.find("train.py imports it before it builds the PrecisionDebugger (line 3)") != std::string::npos);
+  CHECK_FALSE(import_finding(findings_in_project(make({{"model.py", model}, {"train.py", early}}), "model.py")));
+  CHECK(import_finding(findings_in_project(make({{"model.py", model}, {"nets.py", "from model import Net\n"},
+                                                 {"train.py", through}}),
+                                           "model.py")));
+}

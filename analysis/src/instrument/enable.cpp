@@ -114,8 +114,9 @@ std::string join(const std::vector<std::string>& v, const std::string& sep) {
 // Where the module-level block (import, seed_all, construction) goes: after
 // the import anchor, but before the top-level statement holding the loop.
 Edit module_block_edit(const EnableContext& c, const DumpPlan& plan, int loop_stmt,
-                       const std::vector<std::string>& lines) {
+                       const std::vector<std::string>& lines, std::optional<uint32_t> before_line = std::nullopt) {
   const FileFacts& f = c.f;
+  if (before_line) return c.layout.lines_before(*before_line, "", lines);
   int top = top_level_of(f, loop_stmt);
   const Statement* anchor =
       plan.import_after_stmt >= 0 ? &f.statements[static_cast<std::size_t>(plan.import_after_stmt)] : nullptr;
@@ -366,7 +367,8 @@ InstrumentResult enable_dump(const SourceText& src, const Analysis& a, const Ins
     setup.edits.push_back(std::move(*e));
   } else {
     for (const std::string& l : construct_lines) top_lines.push_back(l);
-    if (!top_lines.empty()) setup.edits.push_back(module_block_edit(c, *plan, loop_stmt, top_lines));
+    if (!top_lines.empty())
+      setup.edits.push_back(module_block_edit(c, *plan, loop_stmt, top_lines, opts.construct_before_line));
   }
   std::set<uint32_t> moved_lines;
   if (moved) {
@@ -517,6 +519,7 @@ InstrumentResult enable_construction(const SourceText& src, const Analysis& a, c
   if (!constructed)
     first_lines.push_back(fresh_debugger_name(c) + " = " + ctor + "(config_path=" + python_string(opts.config_path) + ")");
   auto module_block = [&](const std::vector<std::string>& lines) {
+    if (!in_function && opts.construct_before_line) return c.layout.lines_before(*opts.construct_before_line, "", lines);
     std::optional<uint32_t> end = import_block_end(f);
     return end ? c.layout.lines_after(*end, "", lines) : c.layout.lines_at_top(lines);
   };

@@ -104,6 +104,7 @@ ProjectEditResult enable_in_project(const ProjectSnapshot& project, const std::s
   lo.loop_line = loop->analysis.facts.loops[static_cast<std::size_t>(plan->loop.loop)].line;
   if (plan->single_file()) {
     lo.construct = InstrumentOptions::Construct::AfterImports;
+    lo.construct_before_line = plan->construct_before_line;
   } else if (plan->entry.construct_file == plan->loop_file) {
     lo.construct = InstrumentOptions::Construct::InFunction;
     lo.construct_function = plan->entry.worker_function;
@@ -119,6 +120,7 @@ ProjectEditResult enable_in_project(const ProjectSnapshot& project, const std::s
     eo.construct = plan->entry.worker.empty() ? InstrumentOptions::Construct::AfterImports
                                               : InstrumentOptions::Construct::InFunction;
     eo.construct_function = plan->entry.worker_function;
+    eo.construct_before_line = plan->construct_before_line;
     InstrumentResult er = enable_construction(entry->source, entry->analysis, eo);
     if (!er.ok()) return fail(plan->entry.construct_file, er.error);
     if (!er.groups.empty()) out.summary += "; " + er.summary + " of " + plan->entry.construct_file;

@@ -4,6 +4,7 @@
 // a worker function that a launcher starts in new processes.
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "facts_builder.h"
 #include "msprobe/analysis/project.h"
@@ -20,7 +21,7 @@ struct ParsedFile {
   std::shared_ptr<const ModuleSummary> summary;
 };
 
-bool wants(LoopRole role, uint8_t kinds) {
+bool wants(LoopRole role, Effects kinds) {
   if (role == LoopRole::Train) return (kinds & kBackward) && (kinds & kStep);
   return (kinds & kForward) && !(kinds & kBackward) && !(kinds & kStep);
 }
@@ -89,6 +90,38 @@ std::optional<ProjectEntry> entry_for(ProjectSession& session, const std::string
     e.worker = session.function_name(*spawned);
   }
   return e;
+}
+
+// msProbe wraps torch's functions when the debugger is built; a project
+// module the entry imports first and that binds one by name
+// (`from torch.nn.functional import softmax`) keeps the unwrapped function.
+// Then the construction goes right before the entry's first project import.
+void place_before_project_imports(ProjectSession& session, ProjectPlan& plan, const ParsedFile& entry) {
+  const std::string& file = plan.entry.construct_file;
+  if (!entry.summary || !plan.construct_after_line) return;
+  bool script = session.is_script(file);
+  std::optional<uint32_t> first;
+  for (const ImportRef& imp : entry.summary->imports) {
+    if (!imp.top_level || imp.conditional) continue;
+    if (!session.project().modules().resolve(file, imp.module, script)) continue;
+    first = first ? std::min(*first, imp.line) : imp.line;
+  }
+  if (!first || *first > *plan.construct_after_line) return;
+  std::vector<std::string> queue = session.imported_files(file, UINT32_MAX);
+  std::set<std::string> seen(queue.begin(), queue.end());
+  for (std::size_t i = 0; i < queue.size() && i < 5000; ++i) {
+    const ModuleSummary* s = session.summary(queue[i]);
+    if (s && binds_torch_names(*s)) {
+      plan.construct_before_line = *first;
+      plan.construct_after_line = *first == 0 ? std::nullopt : std::optional<uint32_t>(*first - 1);
+      plan.notes.push_back(queue[i] + " binds torch functions by name when it is imported: the debugger is built "
+                           "before the project imports of " + file + ", so msProbe's wrappers are in place first");
+      return;
+    }
+    for (const std::string& next : session.imported_files(queue[i], UINT32_MAX)) {
+      if (seen.insert(next).second) queue.push_back(next);
+    }
+  }
 }
 
 }  // namespace
@@ -207,6 +240,7 @@ std::optional<ProjectPlan> plan_project(const ProjectSnapshot& project, const st
   if (!cf) return fail(plan.entry.construct_file + ": cannot be read");
   if (plan.entry.worker.empty()) {
     plan.construct_after_line = import_block_end(cf->facts);
+    place_before_project_imports(session, plan, *cf);
   } else {
     int fn = -1;
     const std::string& w = plan.entry.worker;

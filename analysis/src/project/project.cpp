@@ -254,6 +254,37 @@ void find_dump_entries(ProjectSession& session, const std::string& rel, const Mo
   }
 }
 
+// MSP208 across files: a script that builds the debugger after importing
+// (through any chain of project modules) the module `rel`.
+void find_importers_before_construction(ProjectSession& session, const std::string& rel, const ModuleSummary& summary,
+                                        ProjectView& v) {
+  if (!binds_torch_names(summary)) return;
+  for (const auto& [file, s] : session.project().files()) {
+    if (file == rel || !session.is_script(file) || !s) continue;
+    // Where the script builds the debugger: at module level, its line; in a
+    // function, after every module-level import.
+    std::optional<uint32_t> line;
+    for (const MsprobeRef& r : s->msprobe) {
+      if (r.kind != MsprobeKind::Construct) continue;
+      uint32_t at = r.function < 0 ? r.line : UINT32_MAX;
+      line = line ? std::min(*line, at) : at;
+    }
+    if (!line) continue;
+    std::vector<std::string> queue = session.imported_files(file, *line);
+    std::set<std::string> seen(queue.begin(), queue.end());
+    for (std::size_t i = 0; i < queue.size() && i < 5000; ++i) {
+      if (queue[i] == rel) {
+        v.imported_before_construction = file;
+        v.construction_line = *line == UINT32_MAX ? 0 : *line;
+        return;
+      }
+      for (const std::string& next : session.imported_files(queue[i], UINT32_MAX)) {
+        if (seen.insert(next).second) queue.push_back(next);
+      }
+    }
+  }
+}
+
 }  // namespace
 
 ProjectView project_view(const SourceText& source, FileFacts& facts, const ProjectSnapshot& project,
@@ -262,6 +293,30 @@ ProjectView project_view(const SourceText& source, FileFacts& facts, const Proje
   derive_loops_with(source.view(), facts, session.solver(rel));
   ProjectView v;
   find_dump_entries(session, rel, summary, v);
+  // Workers of other modules started by this file that do the dump's work.
+  for (const LaunchRef& l : summary.launches) {
+    Symbol sym = session.lookup(rel, l.worker);
+    if (sym.kind != Symbol::Kind::Function || sym.file == rel) continue;
+    bool works = false;
+    for (const FunctionRef& g : session.reach({sym.file, sym.index}).order) {
+      const ModuleSummary* gs = session.summary(g.file);
+      if (!gs) continue;
+      for (const MsprobeRef& r : gs->msprobe) works = works || (r.kind == MsprobeKind::Start && r.function == g.function);
+      for (std::size_t li = 0; li < gs->effects.loops.size() && !works; ++li) {
+        works = gs->effects.loops[li].function == g.function &&
+                loop_has_role(session.solver(g.file).loop_kinds(static_cast<int>(li)));
+      }
+      if (works) break;
+    }
+    if (works) v.launched_workers[l.start] = session.function_name({sym.file, sym.index}) + "() in " + sym.file;
+  }
+  find_importers_before_construction(session, rel, summary, v);
+  // What the calls into other modules do.
+  EffectSolver& self = session.solver(rel);
+  for (const CallSite& site : summary.effects.sites) {
+    if (site.target < 0) continue;
+    if (std::optional<FunctionEffect> e = session.resolve(self, site, 0); e && e->kinds) v.call_effects[site.at.start] = e->kinds;
+  }
   return v;
 }
 

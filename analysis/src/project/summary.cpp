@@ -138,7 +138,7 @@ std::shared_ptr<const ModuleSummary> summarize(const SourceText& source, const F
   }
   for (const Launch& l : find_launches(f)) {
     const Call& c = f.calls[static_cast<std::size_t>(l.call)];
-    s->launches.push_back({l.worker, l.how, c.line, c.function});
+    s->launches.push_back({l.worker, l.how, c.line, c.function, c.range.start});
   }
   for (const MsprobeUse& u : f.msprobe) {
     if (u.kind == MsprobeKind::Other) continue;

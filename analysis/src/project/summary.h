@@ -32,6 +32,7 @@ struct LaunchRef {
   std::string how;     // "mp.spawn(...)"
   uint32_t line = 0;
   int function = -1;   // the function that launches, -1 at module level
+  uint32_t start = 0;  // first byte of the launching call
 };
 
 struct MsprobeRef {

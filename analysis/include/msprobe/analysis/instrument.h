@@ -52,6 +52,9 @@ struct InstrumentOptions {
   };
   Construct construct = Construct::AfterImports;
   int construct_function = -1;  // InFunction: index into FileFacts::functions
+  // AfterImports: before this 0-based line instead (the first project import,
+  // when a module it loads binds torch functions by name).
+  std::optional<uint32_t> construct_before_line;
 };
 
 // The file's own lines that comment the dump out (`disable_dump`) start with

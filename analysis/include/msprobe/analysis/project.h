@@ -158,6 +158,10 @@ struct ProjectPlan {
   // and the construction go; nullopt = at the top of the file. For a worker:
   // the line after which the construction goes inside the function.
   std::optional<uint32_t> construct_after_line;
+  // Set when the construction must come before the entry's project imports
+  // (a module they load binds torch functions by name, which would escape
+  // the dump): the 0-based line of the first of them.
+  std::optional<uint32_t> construct_before_line;
   std::vector<std::string> notes;    // what the user should know ("no launched script reaches ...")
   bool single_file() const { return entry.construct_file == loop_file && entry.worker.empty(); }
 };

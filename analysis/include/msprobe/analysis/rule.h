@@ -74,6 +74,25 @@ struct ProjectView {
   // ... and builds the PrecisionDebugger in that process (`builder`).
   bool debugger_built_by_entry = false;
   std::string builder;
+
+  // Calls of this file that run code of other modules, by the call's first
+  // byte: what that code does, as effects.h's bits (a forward, backward or
+  // step; msProbe's start/stop/step, construction, seed_all).
+  std::map<uint32_t, uint16_t> call_effects;
+  // Worker functions of other modules that this file's launch calls (by the
+  // call's first byte) start in new processes, and that run a loop or
+  // start(): "main_worker() in worker.py".
+  std::map<uint32_t, std::string> launched_workers;
+  // A launched script that imports this module (directly or through other
+  // project modules) before it builds the debugger: "train.py" and the
+  // 0-based line of its construction. Names this module binds from torch at
+  // import time then escape msProbe's wrappers.
+  std::string imported_before_construction;
+  uint32_t construction_line = 0;
+  uint16_t effects_of(ByteRange call) const {
+    auto it = call_effects.find(call.start);
+    return it == call_effects.end() ? 0 : it->second;
+  }
 };
 
 struct RuleContext {
