@@ -241,6 +241,78 @@ const char* to_string(LoopRole r) {
   return "none";
 }
 
+namespace {
+
+// Within one file: `self.method()` runs the method of the instance's class,
+// which may be a subclass's override (a base class's `train()` loop calling
+// `run_step()`), and `super().method()` the base's. Calls into other modules
+// stay unknown (the project layer answers those).
+class LocalResolver : public EffectResolver {
+ public:
+  explicit LocalResolver(const ModuleEffects& m) : m_(m) {}
+  void attach(EffectSolver& solver) { solver_ = &solver; }
+
+  std::optional<FunctionEffect> resolve(const EffectSolver&, const CallSite& site, int depth) override {
+    if (!solver_ || site.target < 0) return std::nullopt;
+    const CallTarget& t = m_.targets[static_cast<std::size_t>(site.target)];
+    std::vector<int> fns;
+    if (t.via == CallTarget::Via::Self) {
+      if (int m = method(t.self_class, t.name, false); m >= 0) fns.push_back(m);
+      for (std::size_t f = 0; f < m_.functions.size(); ++f) {
+        const FunctionShape& fn = m_.functions[f];
+        if (fn.class_index >= 0 && fn.class_index != t.self_class && fn.name == t.name &&
+            derives_from(fn.class_index, t.self_class, 0))
+          fns.push_back(static_cast<int>(f));
+      }
+    } else if (t.via == CallTarget::Via::Super) {
+      if (int m = method(t.self_class, t.name, true); m >= 0) fns.push_back(m);
+    }
+    if (fns.empty()) return std::nullopt;
+    FunctionEffect out;
+    for (int f : fns) {
+      const FunctionEffect& e = solver_->function_effect(f, depth);
+      out.kinds |= e.kinds;
+      for (const std::string& model : e.models) add_model(out.models, model_in_caller(model, m_.functions[f], site));
+    }
+    return out;
+  }
+
+ private:
+  int class_named(const std::string& name) const {
+    for (std::size_t c = 0; c < m_.classes.size(); ++c) {
+      if (m_.classes[c].name == name) return static_cast<int>(c);
+    }
+    return -1;
+  }
+  bool derives_from(int cls, int base, int depth) const {
+    if (depth > 16 || cls < 0) return false;
+    for (const std::string& b : m_.classes[static_cast<std::size_t>(cls)].bases) {
+      int k = class_named(b);
+      if (k == base || (k >= 0 && k != cls && derives_from(k, base, depth + 1))) return true;
+    }
+    return false;
+  }
+  int method(int cls, const std::string& name, bool skip_self, int depth = 0) const {
+    if (cls < 0 || depth > 16) return -1;
+    if (!skip_self) {
+      for (std::size_t f = 0; f < m_.functions.size(); ++f) {
+        if (m_.functions[f].class_index == cls && m_.functions[f].name == name) return static_cast<int>(f);
+      }
+    }
+    for (const std::string& b : m_.classes[static_cast<std::size_t>(cls)].bases) {
+      int k = class_named(b);
+      if (k < 0 || k == cls) continue;
+      if (int m = method(k, name, false, depth + 1); m >= 0) return m;
+    }
+    return -1;
+  }
+
+  const ModuleEffects& m_;
+  EffectSolver* solver_ = nullptr;
+};
+
+}  // namespace
+
 void derive_loops(std::string_view text, FileFacts& f) {
   if (f.loops.empty()) {
     f.loop_info.clear();
@@ -248,7 +320,9 @@ void derive_loops(std::string_view text, FileFacts& f) {
   }
   Bindings names(f);
   ModuleEffects effects = build_effects(f, names);
-  EffectSolver solver(effects, nullptr);
+  LocalResolver local(effects);
+  EffectSolver solver(effects, &local);
+  local.attach(solver);
   LoopDeriver(text, f, names, solver).run();
 }
 
