@@ -67,6 +67,24 @@ bool builtin_name(std::string_view n) {
   return false;
 }
 
+// nn.Module's own methods that do not run the model.
+bool module_housekeeping(std::string_view method) {
+  static const std::string_view kNames[] = {
+      "parameters", "named_parameters", "buffers", "named_buffers", "children", "named_children", "modules",
+      "named_modules", "state_dict", "load_state_dict", "train", "eval", "to", "cuda", "cpu", "npu", "xpu", "half",
+      "float", "double", "bfloat16", "zero_grad", "requires_grad_", "apply", "add_module", "register_module",
+      "register_buffer", "register_parameter", "register_forward_hook", "register_forward_pre_hook",
+      "register_full_backward_hook", "register_backward_hook", "get_submodule", "get_parameter", "get_buffer",
+      "extra_repr", "share_memory", "type", "save_pretrained", "from_pretrained", "resize_token_embeddings",
+      "gradient_checkpointing_enable", "gradient_checkpointing_disable", "tie_weights", "num_parameters",
+      "get_input_embeddings", "get_output_embeddings", "set_input_embeddings", "print_trainable_parameters",
+      "module", "compile", "backward", "step", "no_sync", "join", "train_batch", "eval_batch"};
+  for (std::string_view k : kNames) {
+    if (method == k) return true;
+  }
+  return false;
+}
+
 // The model a call hands over to code this file cannot see (an imported
 // `compute_loss(model, batch)`, `trainer_step(model=model, ...)`): where the
 // loop has no forward of its own, that call is where it runs.
@@ -219,6 +237,13 @@ class EffectBuilder {
     if (fn >= 0) {
       e.helper = fn;
       if (std::optional<CallTarget> t = elsewhere(c)) target(std::move(*t));
+      return e;
+    }
+    // Any other method of an object built as an nn.Module runs it
+    // (`agent.get_value(obs)`, `vae.encode(x)`): the object is the model.
+    if (!recv.empty() && (b_.holds(recv) & kModel) && !(b_.holds(recv) & kEngine) && !module_housekeeping(last)) {
+      e.kinds = kForward;
+      e.model = std::string(recv);
       return e;
     }
     if (b_.is_model(callee)) {
