@@ -55,9 +55,17 @@ bool is_optimizer_class(std::string_view name) {
   return ends_with(name, "Optimizer");
 }
 
+bool model_factory_name(std::string_view last);
+
 // A name that reads like a model: `model`, `self.net`, `netG`, `encoder`, ...
+// Not a function that makes or provides one (`get_model`, `model_provider_func`):
+// calling that builds a model, it does not run one.
 bool model_like_name(std::string_view last) {
   std::string l = lowered(last);
+  if (model_factory_name(last)) return false;
+  for (std::string_view suffix : {"_func", "_fn", "provider", "factory", "builder", "_getter", "_cls", "_class"}) {
+    if (ends_with(l, suffix)) return false;
+  }
   if (contains_any(l, {"loss", "criterion", "optim", "sched", "metric", "token", "config", "cfg", "loader",
                        "dataset", "writer", "logger", "path", "dir", "state", "scaler", "step", "hook", "mask",
                        "param", "weight", "device", "dtype", "shape", "kwargs", "args", "name", "type",
