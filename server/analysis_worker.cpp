@@ -147,7 +147,8 @@ std::size_t AnalysisWorker::run_pending() {
 }
 
 // Called with the lock held; releases it while analysing.
-void AnalysisWorker::run_one(const std::string& uri, analysis::PythonParser& parser, std::unique_lock<std::mutex>& lock) {
+void AnalysisWorker::run_one(const std::string& uri, analysis::PythonParser& parser,
+                             std::unique_lock<std::mutex>& lock) {
   UriState& st = uris_[uri];
   // Merge everything queued: the last job's text and options, all the edits.
   // The edits are gathered before the last job is moved out of the queue
@@ -155,7 +156,7 @@ void AnalysisWorker::run_one(const std::string& uri, analysis::PythonParser& par
   std::size_t merged = st.queue.size();
   std::vector<analysis::ByteEdit> edits = std::move(st.carry);
   bool reset = st.carry_reset;
-  bool quiet = true;  // merged jobs publish unless every one of them was quiet
+  bool quiet = true;    // merged jobs publish unless every one of them was quiet
   bool refresh = true;  // ... and repeat identical diagnostics unless every one was a project refresh
   for (Pending& q : st.queue) {
     quiet = quiet && q.job.quiet;
@@ -208,7 +209,8 @@ void AnalysisWorker::run_one(const std::string& uri, analysis::PythonParser& par
     parser.set_cancel_flag(nullptr);
   } else if (!cancelled && job.kind == DocumentKind::Json && job.config_check != ConfigCheck::No &&
              job.source->size() <= (1u << 20) &&
-             (job.config_check == ConfigCheck::Always || analysis::config::looks_like_msprobe_config(job.source->view()))) {
+             (job.config_check == ConfigCheck::Always ||
+              analysis::config::looks_like_msprobe_config(job.source->view()))) {
     try {
       snap->result.findings = analysis::config::check_config(job.source->view(), job.options);
     } catch (const std::exception& e) {

@@ -36,8 +36,8 @@ struct AnalysisJob {
   analysis::AnalysisOptions options;
   ConfigCheck config_check = ConfigCheck::No;
   uint64_t parse_timeout_micros = 1'500'000;
-  int test_delay_ms = 0;  // test-only: sleep (cancellably) before analysing
-  bool quiet = false;     // refreshes a slim snapshot's facts: the result is not published
+  int test_delay_ms = 0;                          // test-only: sleep (cancellably) before analysing
+  bool quiet = false;                             // refreshes a slim snapshot's facts: the result is not published
   std::optional<analysis::ProjectInput> project;  // the project the document belongs to
   // Re-checks a document because another file of its project changed:
   // diagnostics equal to the ones already published are not sent again.

@@ -105,7 +105,8 @@ ChildResult run_child(const std::vector<std::string>& argv_in, const std::vector
   for (auto& e : env) envp.push_back(e.data());
   envp.push_back(nullptr);
 
-  struct sigaction ignore {}, old_int {}, old_quit {};
+  struct sigaction ignore {
+  }, old_int{}, old_quit{};
   ignore.sa_handler = SIG_IGN;
   sigemptyset(&ignore.sa_mask);
   ::sigaction(SIGINT, &ignore, &old_int);

@@ -48,8 +48,9 @@ json value_schema(const cfg::FieldSpec& f, cfg::ConfigVersion v) {
       s = {{"type", json::array({"array", "null"})},
            {"maxItems", 1000000},
            {"items",
-            {{"oneOf", json::array({{{"type", "integer"}, {"minimum", 0}, {"maximum", 1000000}},
-                                    {{"type", "string"}, {"pattern", "^\\s*\\+?[0-9]+\\s*(-\\s*\\+?[0-9]+\\s*)?$"}}})}}}};
+            {{"oneOf",
+              json::array({{{"type", "integer"}, {"minimum", 0}, {"maximum", 1000000}},
+                           {{"type", "string"}, {"pattern", "^\\s*\\+?[0-9]+\\s*(-\\s*\\+?[0-9]+\\s*)?$"}}})}}}};
       break;
     case cfg::FieldType::SliceList:
       s = {{"type", "array"},
@@ -108,11 +109,14 @@ json config_json_schema(cfg::ConfigVersion v) {
   };
   json rules = json::array();
   rules.push_back(when(is("level", "L2"), is("task", "tensor")));
-  rules.push_back(when(
-      {{"properties", {{"level", {{"const", "L2"}}}, {"task", {{"const", "tensor"}}}}}, {"required", json::array({"level", "task"})}},
-      {{"properties",
-        {{"tensor", {{"properties", {{"list", {{"minItems", 1}, {"maxItems", 1}}}, {"scope", {{"maxItems", 0}}}}}, {"required", json::array({"list"})}}}}},
-       {"required", json::array({"tensor"})}}));
+  rules.push_back(
+      when({{"properties", {{"level", {{"const", "L2"}}}, {"task", {{"const", "tensor"}}}}},
+            {"required", json::array({"level", "task"})}},
+           {{"properties",
+             {{"tensor",
+               {{"properties", {{"list", {{"minItems", 1}, {"maxItems", 1}}}, {"scope", {{"maxItems", 0}}}}},
+                {"required", json::array({"list"})}}}}},
+            {"required", json::array({"tensor"})}}));
   if (v == cfg::ConfigVersion::V26)
     rules.push_back(when(is("task", "nan_check"), {{"properties", {{"level", {{"const", "L1"}}}}}}));
   rules.push_back(when({{"properties", {{"async_dump", {{"const", true}}}}}, {"required", json::array({"async_dump"})}},

@@ -26,7 +26,7 @@ struct ConfigState {
 
   // Environment.
   std::unique_ptr<EnvProbe> probe;
-  bool started = false;  // after `initialized`
+  bool started = false;                // after `initialized`
   std::optional<ProbeResult> env;      // versions, for settings_.python_path
   std::optional<ProbeResult> npu_env;  // torch_npu / NPU, asked only when a config needs it
   bool npu_probe_started = false;

@@ -68,7 +68,8 @@ json to_diagnostic(const SourceText& src, const analysis::Finding& f, const Conv
   if (o.related_information && !f.related.empty()) {
     json rel = json::array();
     for (const auto& r : f.related)
-      rel.push_back({{"location", {{"uri", o.uri}, {"range", to_range(src, r.range, o.encoding)}}}, {"message", r.message}});
+      rel.push_back(
+          {{"location", {{"uri", o.uri}, {"range", to_range(src, r.range, o.encoding)}}}, {"message", r.message}});
     d["relatedInformation"] = rel;
   }
   // The fixes travel with the diagnostic (as ruff does), so a code action
@@ -125,8 +126,9 @@ json make_files_workspace_edit(const std::vector<FileEdit>& files, const EditOpt
     }
     if (edits.empty() && files.size() > 1) continue;
     if (o.document_changes) {
-      document_changes.push_back({{"textDocument", {{"uri", file.uri}, {"version", file.version ? json(*file.version) : json(nullptr)}}},
-                                  {"edits", std::move(edits)}});
+      document_changes.push_back(
+          {{"textDocument", {{"uri", file.uri}, {"version", file.version ? json(*file.version) : json(nullptr)}}},
+           {"edits", std::move(edits)}});
     } else {
       changes[file.uri] = std::move(edits);
     }
@@ -179,17 +181,19 @@ json create_file_edit(const std::string& uri, const std::string& text) {
 json replace_document_edit(const SourceText& current, const std::string& text, const EditOptions& o,
                            const std::string& label, const std::string& description) {
   json range{{"start", {{"line", 0}, {"character", 0}}}, {"end", to_position(current, current.size(), o.encoding)}};
-  if (!(o.document_changes && o.change_annotations)) return {{"changes", {{o.uri, json::array({{{"range", range}, {"newText", text}}})}}}};
+  if (!(o.document_changes && o.change_annotations))
+    return {{"changes", {{o.uri, json::array({{{"range", range}, {"newText", text}}})}}}};
   const char* id = "msprobe-overwrite";
   json edit{{"range", range}, {"newText", text}, {"annotationId", id}};
-  return {{"documentChanges", json::array({{{"textDocument", {{"uri", o.uri}, {"version", o.version ? json(*o.version) : json(nullptr)}}},
-                                            {"edits", json::array({edit})}}})},
+  return {{"documentChanges",
+           json::array({{{"textDocument", {{"uri", o.uri}, {"version", o.version ? json(*o.version) : json(nullptr)}}},
+                         {"edits", json::array({edit})}}})},
           {"changeAnnotations", {{id, {{"label", label}, {"needsConfirmation", true}, {"description", description}}}}}};
 }
 
 std::string rule_markdown(const analysis::RuleMeta& meta) {
-  std::string md = "### " + std::string(meta.code) + " " + std::string(meta.name) + "\n\n" +
-                   std::string(meta.summary) + " (default severity: " + analysis::to_string(meta.severity) + ")\n";
+  std::string md = "### " + std::string(meta.code) + " " + std::string(meta.name) + "\n\n" + std::string(meta.summary) +
+                   " (default severity: " + analysis::to_string(meta.severity) + ")\n";
   md += meta.docs;
   return md;
 }

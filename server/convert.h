@@ -18,9 +18,9 @@ using nlohmann::json;
 
 struct ConvertOptions {
   analysis::Encoding encoding = analysis::Encoding::Utf16;
-  std::string docs_base_url;     // rule pages are docs_base_url + "#msp101"
+  std::string docs_base_url;  // rule pages are docs_base_url + "#msp101"
   bool related_information = true;
-  std::string uri;               // the document the ranges belong to
+  std::string uri;  // the document the ranges belong to
   int version = 0;
 };
 

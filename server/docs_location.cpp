@@ -56,8 +56,8 @@ const std::string& rules_doc_uri() {
 }
 
 const std::string& reference_doc_uri() {
-  static const std::string uri =
-      file_uri_of(find_shipped_file("msprobe-reference.md", kDocShare, MSPROBE_LSP_DOCS_DIR));
+  static const std::string uri = file_uri_of(
+      find_shipped_file("msprobe-reference.md", kDocShare, MSPROBE_LSP_DOCS_DIR));
   return uri;
 }
 

@@ -44,7 +44,7 @@ struct Document {
 
   // Edits made since the last job was handed to the worker.
   std::vector<analysis::ByteEdit> pending_edits;
-  bool reset_tree = true;  // the worker must parse from scratch
+  bool reset_tree = true;    // the worker must parse from scratch
   bool job_pending = false;  // a job for `version` has been (or is being) scheduled
 
   SnapshotPtr latest;  // may be older than `version`

@@ -75,7 +75,8 @@ std::vector<LoggedErrors> logged_errors(const fs::path& dump_path) {
     if (!it->is_directory(ec)) continue;
     look(it->path());
     std::error_code ec2;
-    for (auto sub = fs::directory_iterator(it->path(), ec2); !ec2 && sub != fs::directory_iterator(); sub.increment(ec2)) {
+    for (auto sub = fs::directory_iterator(it->path(), ec2); !ec2 && sub != fs::directory_iterator();
+         sub.increment(ec2)) {
       if (sub->is_directory(ec2)) look(sub->path());
     }
   }
@@ -179,13 +180,17 @@ DumpReport check_dump(const std::string& config_path, const std::string& config_
                          "] matched no process of the run, and then msProbe does not even create the dump_path: a "
                          "run without torch.distributed has no rank at all. Use \"rank\": [] for a single-process run "
                          "(or start(rank_id=...)); with torch.distributed, check that these ranks exist");
-      r.notes.push_back("if the ranks are right, the script has not run with the debugger yet, or PrecisionDebugger was "
-                        "not created in the process that runs the model");
+      r.notes.push_back(
+          "if the ranks are right, the script has not run with the debugger yet, or PrecisionDebugger was "
+          "not created in the process that runs the model");
     } else {
-      r.causes.push_back("nothing was written to the dump_path: the script has not run with the debugger yet, "
-                         "PrecisionDebugger was not created in the process that runs the model, or start() was never "
-                         "reached" + std::string(fs::path(s.dump_path).is_absolute() ? "" : "; the path is relative, so it "
-                         "lands in the directory the run started in"));
+      r.causes.push_back(
+          "nothing was written to the dump_path: the script has not run with the debugger yet, "
+          "PrecisionDebugger was not created in the process that runs the model, or start() was never "
+          "reached" +
+          std::string(fs::path(s.dump_path).is_absolute() ? ""
+                                                          : "; the path is relative, so it "
+                                                            "lands in the directory the run started in"));
     }
     return r;
   }
@@ -216,8 +221,9 @@ DumpReport check_dump(const std::string& config_path, const std::string& config_
     if (l2) {
       st.kernel_files = count_files(sd).first;
       if (st.kernel_files == 0)
-        st.problems.push_back("no kernel data: the API in tensor.list did not run on the NPU, or its name "
-                              "({api_type}.{api_name}.{n}.{forward|backward}) does not match");
+        st.problems.push_back(
+            "no kernel data: the API in tensor.list did not run on the NPU, or its name "
+            "({api_type}.{api_name}.{n}.{forward|backward}) does not match");
       r.steps.push_back(std::move(st));
       continue;
     }
@@ -280,7 +286,8 @@ DumpReport check_dump(const std::string& config_path, const std::string& config_
     } else {
       bool all_empty = std::all_of(st.ranks.begin(), st.ranks.end(),
                                    [](const RankDump& rd) { return rd.dump_json && !rd.dump_json_has_data; });
-      bool any_data = std::any_of(st.ranks.begin(), st.ranks.end(), [](const RankDump& rd) { return rd.dump_json_has_data; });
+      bool any_data = std::any_of(st.ranks.begin(), st.ranks.end(),
+                                  [](const RankDump& rd) { return rd.dump_json_has_data; });
       if (all_empty) empty_steps.push_back(st.step);
       if (any_data) data_steps.push_back(st.step);
       if (any_data && std::any_of(st.ranks.begin(), st.ranks.end(),
@@ -298,8 +305,10 @@ DumpReport check_dump(const std::string& config_path, const std::string& config_
 
   // Which msProbe line wrote the folders.
   std::vector<std::string> layouts;
-  if (kinds.count(ProcessFolder::SingleRank8x)) layouts.push_back("a single-process run by msProbe 8.x (folder \"rank\")");
-  if (kinds.count(ProcessFolder::Proc)) layouts.push_back("a single-process run by msProbe 26.x (folders \"proc<pid>\")");
+  if (kinds.count(ProcessFolder::SingleRank8x))
+    layouts.push_back("a single-process run by msProbe 8.x (folder \"rank\")");
+  if (kinds.count(ProcessFolder::Proc))
+    layouts.push_back("a single-process run by msProbe 26.x (folders \"proc<pid>\")");
   if (kinds.count(ProcessFolder::Rank)) layouts.push_back("a torch.distributed run (folders \"rank<N>\")");
   for (std::size_t i = 0; i < layouts.size(); ++i) r.layout += (i ? "; " : "") + layouts[i];
   if (options.msprobe_version) {
@@ -316,15 +325,17 @@ DumpReport check_dump(const std::string& config_path, const std::string& config_
   if (step_dirs.empty()) {
     std::string c = "no step folder in the dump_path: start() was never reached";
     if (ranks_ok && !wanted_ranks.empty())
-      c += ", or \"rank\": [" + join_numbers(wanted_ranks) + "] matches no rank of the run (without torch.distributed "
+      c += ", or \"rank\": [" + join_numbers(wanted_ranks) +
+           "] matches no rank of the run (without torch.distributed "
            "there is no rank at all: use [])";
     if (steps_ok && !wanted_steps.empty())
       c += ", or the steps [" + join_numbers(wanted_steps) + "] were never reached";
     r.causes.push_back(c);
   }
   if (!wanted_ranks.empty() && any_rank_dir && only_single)
-    r.causes.push_back("only single-process folders (\"proc<pid>\" or \"rank\"): torch.distributed was not initialised, "
-                       "so \"rank\" filters cannot match");
+    r.causes.push_back(
+        "only single-process folders (\"proc<pid>\" or \"rank\"): torch.distributed was not initialised, "
+        "so \"rank\" filters cannot match");
   if (steps_ok && !wanted_steps.empty() && !step_dirs.empty()) {
     std::vector<long long> missing;
     for (long long w : wanted_steps) {
@@ -337,33 +348,39 @@ DumpReport check_dump(const std::string& config_path, const std::string& config_
       r.causes.push_back(c);
     }
   } else if (!step_dirs.empty() && wanted_steps.empty() && found_steps.size() == 1 && *found_steps.begin() == 0) {
-    r.notes.push_back("only step0: if the run had several iterations, debugger.step() is probably not called in the loop");
+    r.notes.push_back(
+        "only step0: if the run had several iterations, debugger.step() is probably not called in the loop");
   }
   if (!empty_steps.empty() && !data_steps.empty()) {
     // Seen for real: start() before a guard such as `if i >= max_steps: break`
     // still opens a step, and that step records nothing.
-    r.causes.push_back("steps [" + join_numbers(empty_steps) + "] are empty (dump.json has \"data\": {}) while steps [" +
-                       join_numbers(data_steps) + "] have data: an iteration left through break/continue (or a guard "
-                       "such as `if i >= max_steps: break`) after start() and before the model ran, so it still counted "
-                       "as a step, or step() is called twice in an iteration. Put start() after such guards and call "
-                       "stop()/step() once per iteration; the step numbers then match the iterations again");
+    r.causes.push_back(
+        "steps [" + join_numbers(empty_steps) + "] are empty (dump.json has \"data\": {}) while steps [" +
+        join_numbers(data_steps) +
+        "] have data: an iteration left through break/continue (or a guard "
+        "such as `if i >= max_steps: break`) after start() and before the model ran, so it still counted "
+        "as a step, or step() is called twice in an iteration. Put start() after such guards and call "
+        "stop()/step() once per iteration; the step numbers then match the iterations again");
   } else if (!empty_steps.empty()) {
-    std::string c = "every dump.json is empty (\"data\": {}): the model ran outside start()/stop(), start() got a "
-                    "model whose modules did not run, or list/scope filtered every API out";
+    std::string c =
+        "every dump.json is empty (\"data\": {}): the model ran outside start()/stop(), start() got a "
+        "model whose modules did not run, or list/scope filtered every API out";
     if (s.task == "tensor")
       c += "; with task tensor on PyTorch < 2.0, msProbe 8.x also writes empty dumps (Tensor.untyped_storage() is "
            "missing; see dump_error_info.log)";
     r.causes.push_back(c);
   }
   if (!partly_empty_steps.empty())
-    r.causes.push_back("in steps [" + join_numbers(partly_empty_steps) + "] some processes recorded nothing while others "
+    r.causes.push_back("in steps [" + join_numbers(partly_empty_steps) +
+                       "] some processes recorded nothing while others "
                        "did: those processes did not run the model between start() and stop(), or list/scope "
                        "filtered their APIs out");
   if (any_tensor_without_json)
     r.causes.push_back("tensor files but no dump.json: stop()/step() was not reached (dump.json is written then)");
   else if (any_dump_json_missing)
-    r.causes.push_back("a missing dump.json: stop() or step() was not reached, or the dumped code ran outside "
-                       "start()/stop()");
+    r.causes.push_back(
+        "a missing dump.json: stop() or step() was not reached, or the dumped code ran outside "
+        "start()/stop()");
   if (!wanted_ranks.empty() && !found_ranks.empty()) {
     std::vector<long long> missing;
     for (long long w : wanted_ranks) {
@@ -374,13 +391,14 @@ DumpReport check_dump(const std::string& config_path, const std::string& config_
     } else if (!missing.empty()) {
       std::vector<long long> found(found_ranks.begin(), found_ranks.end());
       r.causes.push_back("none of the ranks [" + join_numbers(missing) + "] has a folder, only ranks [" +
-                         join_numbers(found) + "] do: these folders come from a run with another \"rank\" (or an "
+                         join_numbers(found) +
+                         "] do: these folders come from a run with another \"rank\" (or an "
                          "older run into the same dump_path), or the ranks asked for are not part of the run");
     }
   }
   for (const LoggedErrors& e : r.errors) {
-    r.causes.push_back("msProbe logged " + std::to_string(e.total) + " error line(s) in " + e.source + ", first: " +
-                       (e.lines.empty() ? std::string("(empty)") : e.lines.front()));
+    r.causes.push_back("msProbe logged " + std::to_string(e.total) + " error line(s) in " + e.source +
+                       ", first: " + (e.lines.empty() ? std::string("(empty)") : e.lines.front()));
   }
   bool all_good = !r.steps.empty();
   for (const StepDump& st : r.steps) {
@@ -419,7 +437,9 @@ std::vector<std::string> tensor_estimate_lines(const DumpReport& r) {
     }
     std::string line = tensor_task ? "the tensors of step " + std::to_string(st.step) + " take about "
                                    : "a tensor dump of step " + std::to_string(st.step) + " would write about ";
-    auto where = [](const RankDump& rd) { return std::string(rd.kind == ProcessFolder::Rank ? "on " : "in ") + rank_label(rd); };
+    auto where = [](const RankDump& rd) {
+      return std::string(rd.kind == ProcessFolder::Rank ? "on " : "in ") + rank_label(rd);
+    };
     if (ranks.size() == 1) {
       line += human_bytes(ranks.front()->tensor_bytes) + " " + where(*ranks.front());
     } else {
@@ -440,8 +460,8 @@ std::vector<std::string> tensor_estimate_lines(const DumpReport& r) {
   if (r.planned_steps < 0)
     out.push_back("the config dumps every step: about " + human_bytes(per_step) + " per step" + basis);
   else if (r.planned_steps != steps)
-    out.push_back("for the " + std::to_string(r.planned_steps) + " configured step(s) " + r.planned_steps_text + ": about " +
-                  human_bytes(per_step * r.planned_steps) + basis);
+    out.push_back("for the " + std::to_string(r.planned_steps) + " configured step(s) " + r.planned_steps_text +
+                  ": about " + human_bytes(per_step * r.planned_steps) + basis);
   else if (steps > 1)
     out.push_back("for the configured steps " + r.planned_steps_text + ": about " + human_bytes(total) + " in all");
   return out;
@@ -471,18 +491,30 @@ nlohmann::json to_json(const DumpReport& r) {
     steps.push_back(s);
   }
   nlohmann::json errors = nlohmann::json::array();
-  for (const LoggedErrors& e : r.errors) errors.push_back({{"source", e.source}, {"lines", e.lines}, {"total", e.total}});
+  for (const LoggedErrors& e : r.errors)
+    errors.push_back({{"source", e.source}, {"lines", e.lines}, {"total", e.total}});
   nlohmann::json per_step = nlohmann::json::object();
   long long total = 0;
   for (const auto& [step, bytes] : r.tensor_bytes_per_step) {
     per_step[std::to_string(step)] = bytes;
     total += bytes;
   }
-  nlohmann::json j{{"config", r.config_path}, {"dumpPath", r.dump_path}, {"exists", r.exists}, {"tried", r.tried},
-                   {"task", r.task}, {"level", r.level}, {"layout", r.layout}, {"steps", steps}, {"errors", errors},
-                   {"causes", r.causes}, {"notes", r.notes}, {"tensor_bytes_per_step", per_step},
-                   {"tensor_bytes_total", total}, {"planned_steps", r.planned_steps},
-                   {"tensor_estimate", tensor_estimate_lines(r)}, {"ok", r.ok}};
+  nlohmann::json j{{"config", r.config_path},
+                   {"dumpPath", r.dump_path},
+                   {"exists", r.exists},
+                   {"tried", r.tried},
+                   {"task", r.task},
+                   {"level", r.level},
+                   {"layout", r.layout},
+                   {"steps", steps},
+                   {"errors", errors},
+                   {"causes", r.causes},
+                   {"notes", r.notes},
+                   {"tensor_bytes_per_step", per_step},
+                   {"tensor_bytes_total", total},
+                   {"planned_steps", r.planned_steps},
+                   {"tensor_estimate", tensor_estimate_lines(r)},
+                   {"ok", r.ok}};
   if (!r.error.empty()) j["error"] = r.error;
   return j;
 }
@@ -506,7 +538,8 @@ std::string to_text(const DumpReport& r) {
     for (const RankDump& rd : st.ranks) {
       out += "  " + st.name + "/" + rd.name + ": ";
       if (!rd.dump_json) out += "dump.json MISSING";
-      else out += "dump.json " + std::to_string(rd.dump_json_bytes) + " bytes" + (rd.dump_json_has_data ? "" : " (EMPTY)");
+      else
+        out += "dump.json " + std::to_string(rd.dump_json_bytes) + " bytes" + (rd.dump_json_has_data ? "" : " (EMPTY)");
       if (rd.stack_json) out += ", stack.json";
       if (rd.construct_json) out += ", construct.json";
       if (rd.tensor_files) out += ", " + std::to_string(rd.tensor_files) + " tensor file(s)";

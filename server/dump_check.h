@@ -6,8 +6,8 @@
 // dialogue, `msprobe-lsp check-dump` and `msprobe-lsp verify`.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -30,8 +30,8 @@ struct RankDump {
   bool dump_json_has_data = false;
   bool stack_json = false, construct_json = false;
   long long tensor_files = 0, tensor_files_bytes = 0;  // dump_tensor_data/
-  long long tensors = 0;         // tensor entries in dump.json
-  long long tensor_bytes = 0;    // what a tensor dump of them writes
+  long long tensors = 0;                               // tensor entries in dump.json
+  long long tensor_bytes = 0;                          // what a tensor dump of them writes
   std::vector<std::string> problems;
 };
 
@@ -52,12 +52,12 @@ struct LoggedErrors {
 
 struct DumpReport {
   std::string config_path;
-  std::string error;             // the check could not run (unreadable config, no dump_path)
-  std::string dump_path;         // resolved
+  std::string error;      // the check could not run (unreadable config, no dump_path)
+  std::string dump_path;  // resolved
   std::vector<std::string> tried;
   bool exists = false;
   std::string task, level;
-  std::string layout;            // which msProbe wrote the folders, in words
+  std::string layout;  // which msProbe wrote the folders, in words
   std::vector<StepDump> steps;
   std::vector<LoggedErrors> errors;
   std::vector<std::string> causes;  // likely reasons for what is missing

@@ -99,8 +99,8 @@ class Scanner : public json::json_sax_t {
  private:
   struct Frame {
     bool object = false;
-    std::string key;       // object: the key whose value comes next
-    bool data = false;     // object: the top-level "data" object
+    std::string key;    // object: the key whose value comes next
+    bool data = false;  // object: the top-level "data" object
     std::string dtype, type;
     bool has_shape = false;
     bool shape = false;    // array: the value of a "shape" key
@@ -131,12 +131,13 @@ class Scanner : public json::json_sax_t {
 
 int dtype_size(const std::string& dtype) {
   static const std::map<std::string, int> kSizes = {
-      {"float64", 8}, {"double", 8}, {"float32", 4}, {"float", 4}, {"float16", 2}, {"half", 2},
-      {"bfloat16", 2}, {"complex128", 16}, {"cdouble", 16}, {"complex64", 8}, {"cfloat", 8}, {"complex32", 4},
-      {"chalf", 4}, {"int64", 8}, {"long", 8}, {"int32", 4}, {"int", 4}, {"int16", 2}, {"short", 2},
-      {"int8", 1}, {"uint8", 1}, {"uint16", 2}, {"uint32", 4}, {"uint64", 8}, {"bool", 1},
-      {"float8_e4m3fn", 1}, {"float8_e5m2", 1}, {"float8_e4m3fnuz", 1}, {"float8_e5m2fnuz", 1},
-      {"qint8", 1}, {"quint8", 1}, {"qint32", 4}, {"quint4x2", 1}, {"quint2x4", 1}};
+      {"float64", 8},       {"double", 8},      {"float32", 4},         {"float", 4},           {"float16", 2},
+      {"half", 2},          {"bfloat16", 2},    {"complex128", 16},     {"cdouble", 16},        {"complex64", 8},
+      {"cfloat", 8},        {"complex32", 4},   {"chalf", 4},           {"int64", 8},           {"long", 8},
+      {"int32", 4},         {"int", 4},         {"int16", 2},           {"short", 2},           {"int8", 1},
+      {"uint8", 1},         {"uint16", 2},      {"uint32", 4},          {"uint64", 8},          {"bool", 1},
+      {"float8_e4m3fn", 1}, {"float8_e5m2", 1}, {"float8_e4m3fnuz", 1}, {"float8_e5m2fnuz", 1}, {"qint8", 1},
+      {"quint8", 1},        {"qint32", 4},      {"quint4x2", 1},        {"quint2x4", 1}};
   std::string name = dtype.rfind("torch.", 0) == 0 ? dtype.substr(6) : dtype;
   auto it = kSizes.find(name);
   return it == kSizes.end() ? 0 : it->second;

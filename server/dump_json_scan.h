@@ -11,11 +11,11 @@
 namespace msprobe::server {
 
 struct DumpJsonScan {
-  bool readable = false;        // valid JSON with an object at the top
-  bool has_data = false;        // "data" is a non-empty object
-  long long tensors = 0;        // entries with a dtype and a shape
-  long long tensor_bytes = 0;   // their numel x element size (saturating)
-  long long unknown_dtypes = 0; // entries whose dtype has no known size (not counted in tensor_bytes)
+  bool readable = false;         // valid JSON with an object at the top
+  bool has_data = false;         // "data" is a non-empty object
+  long long tensors = 0;         // entries with a dtype and a shape
+  long long tensor_bytes = 0;    // their numel x element size (saturating)
+  long long unknown_dtypes = 0;  // entries whose dtype has no known size (not counted in tensor_bytes)
 };
 
 DumpJsonScan scan_dump_json(const std::string& path);

@@ -83,7 +83,8 @@ void parse_output(const std::string& out, ProbeResult& r) {
   if (j.contains("torch_npu") && j["torch_npu"].is_boolean()) {
     r.npu_checked = true;
     r.torch_npu = j["torch_npu"].get<bool>();
-    if (j.contains("npu_available") && j["npu_available"].is_boolean()) r.npu_available = j["npu_available"].get<bool>();
+    if (j.contains("npu_available") && j["npu_available"].is_boolean())
+      r.npu_available = j["npu_available"].get<bool>();
     r.npu_error = str("npu_error").value_or("");
   }
 }
@@ -150,8 +151,8 @@ ProbeResult EnvProbe::run(const std::string& python, bool check_npu, std::chrono
       r.timed_out = true;
       break;
     }
-    int wait = static_cast<int>(std::min<long long>(
-        100, std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count() + 1));
+    int wait = static_cast<int>(
+        std::min<long long>(100, std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count() + 1));
     pollfd p{fds[0], POLLIN, 0};
     int n = ::poll(&p, 1, wait);
     if (n < 0 && errno != EINTR) break;
@@ -172,8 +173,7 @@ ProbeResult EnvProbe::run(const std::string& python, bool check_npu, std::chrono
     ::waitpid(pid, &status, 0);
     if (r.timed_out)
       r.error = python + " did not answer within " + std::to_string(timeout.count()) + " ms and was stopped";
-    else
-      r.error = "probe cancelled";
+    else r.error = "probe cancelled";
     return finish();
   }
   // Output is complete; the process exits right after. Reap it (bounded).

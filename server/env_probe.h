@@ -20,10 +20,10 @@
 namespace msprobe::server {
 
 struct ProbeResult {
-  std::string python;          // the interpreter asked
-  bool ran = false;            // it started and printed the expected JSON
+  std::string python;  // the interpreter asked
+  bool ran = false;    // it started and printed the expected JSON
   bool timed_out = false;
-  std::string error;           // why it did not run, or what went wrong
+  std::string error;  // why it did not run, or what went wrong
   std::string python_version;
   std::optional<std::string> torch, msprobe;  // versions; empty when not installed
   bool npu_checked = false;

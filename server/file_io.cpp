@@ -115,7 +115,9 @@ bool stage(const std::string& path, std::string_view bytes, Staged& out, std::st
   struct stat st;
   if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
     target = real_path(path);
-    if (target.empty()) return set_error(error, "cannot write " + path + ": it is a symlink that does not resolve (" + errno_text(errno) + ")");
+    if (target.empty())
+      return set_error(error,
+                       "cannot write " + path + ": it is a symlink that does not resolve (" + errno_text(errno) + ")");
   }
   bool exists = ::stat(target.c_str(), &st) == 0;
   if (!exists && errno != ENOENT) return set_error(error, "cannot write " + path + ": " + errno_text(errno));
@@ -135,7 +137,9 @@ bool stage(const std::string& path, std::string_view bytes, Staged& out, std::st
     fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);  // the umask applies
     if (fd < 0 && errno != EEXIST) break;
   }
-  if (fd < 0) return set_error(error, "cannot write " + path + ": cannot create a temporary file in " + dir + ": " + errno_text(errno));
+  if (fd < 0)
+    return set_error(error,
+                     "cannot write " + path + ": cannot create a temporary file in " + dir + ": " + errno_text(errno));
 
   auto fail = [&](const std::string& what) {
     int err = errno;

@@ -7,8 +7,8 @@
 
 #include <signal.h>
 
-#include <cerrno>
 #include <spdlog/spdlog.h>
+#include <cerrno>
 
 namespace msprobe::server {
 
@@ -99,8 +99,8 @@ void LanguageServer::dispatch(protocol::Request req) {
     forget_canceller(key, cookie);
     std::string refused = guard_edits(method, result);
     if (!refused.empty()) {
-      send(protocol::make_error(id, ErrorCode::RequestFailed, "msprobe-lsp refuses to edit " + refused +
-                                                                  ": it is outside the workspace folders"));
+      send(protocol::make_error(id, ErrorCode::RequestFailed,
+                                "msprobe-lsp refuses to edit " + refused + ": it is outside the workspace folders"));
       return;
     }
     send(protocol::make_result(id, std::move(result)));
@@ -204,10 +204,12 @@ void LanguageServer::request(const std::string& method, json params,
     std::string bad = first_outside_target(params, edit_roots());
     if (!bad.empty()) {
       spdlog::error("refusing to send workspace/applyEdit for {} (outside the workspace)", bad);
-      protocol::Response refused{nullptr, nullptr,
-                                 {{"code", static_cast<int>(ErrorCode::RequestFailed)},
-                                  {"message", "msprobe-lsp refuses to edit " + bad + ": it is outside the workspace folders"}},
-                                 false};
+      protocol::Response refused{
+          nullptr,
+          nullptr,
+          {{"code", static_cast<int>(ErrorCode::RequestFailed)},
+           {"message", "msprobe-lsp refuses to edit " + bad + ": it is outside the workspace folders"}},
+          false};
       asio::post(io_, [on_reply = std::move(on_reply), refused] { on_reply(refused); });
       return;
     }

@@ -138,11 +138,11 @@ int main(int argc, char** argv) {
       long pid = std::strtol(client_pid.c_str(), &end, 10);
       if (end && *end == '\0' && pid > 0 && pid <= std::numeric_limits<int>::max())
         server.watch_parent(static_cast<int>(pid));
-      else
-        spdlog::warn("ignoring --clientProcessId={}: not a process id", client_pid);
+      else spdlog::warn("ignoring --clientProcessId={}: not a process id", client_pid);
     }
-    transport.start(io, [&](msprobe::protocol::Frame f) { server.on_frame(std::move(f)); },
-                    [&](std::string why) { server.on_eof(why); });
+    transport.start(
+        io, [&](msprobe::protocol::Frame f) { server.on_frame(std::move(f)); },
+        [&](std::string why) { server.on_eof(why); });
     spdlog::info("msprobe-lsp {} started", MSPROBE_LSP_VERSION);
     io.run();
     exit_code = server.exit_code();

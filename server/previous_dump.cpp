@@ -20,7 +20,8 @@ PreviousDump previous_dump(const std::string& config_path, const std::string& co
     nlohmann::json config = nlohmann::json::parse(config_text, nullptr, false);
     if (!config.is_object()) return out;
     config["dump_path"] = short_run_dump_dir(config_text, base);
-    DumpReport verified = check_dump(config_path, config.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), {base}, options);
+    DumpReport verified = check_dump(config_path, config.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
+                                     {base}, options);
     // The short run's steps say nothing of the config's plan: extrapolate to the config's steps.
     verified.planned_steps = own.planned_steps;
     verified.planned_steps_text = own.planned_steps_text;

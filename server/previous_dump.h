@@ -12,8 +12,8 @@
 namespace msprobe::server {
 
 struct PreviousDump {
-  std::string dump_path;            // where the estimate comes from; "" when there is no dump with tensors
-  std::vector<std::string> lines;   // tensor_estimate_lines of that dump
+  std::string dump_path;           // where the estimate comes from; "" when there is no dump with tensors
+  std::vector<std::string> lines;  // tensor_estimate_lines of that dump
 };
 
 PreviousDump previous_dump(const std::string& config_path, const std::string& config_text,

@@ -8,7 +8,6 @@
 #include <fstream>
 #include <iterator>
 
-
 namespace msprobe::server {
 namespace fs = std::filesystem;
 
@@ -57,8 +56,8 @@ void ProjectIndex::set_folders(const std::vector<std::string>& roots, const Inde
   for (const std::string& r : roots) {
     Folder f;
     f.root = normal(r);
-    f.snapshot = std::make_shared<const analysis::ProjectSnapshot>(f.root, std::map<std::string, std::shared_ptr<const analysis::ModuleSummary>>{},
-                                                                   std::vector<std::string>{""});
+    f.snapshot = std::make_shared<const analysis::ProjectSnapshot>(
+        f.root, std::map<std::string, std::shared_ptr<const analysis::ModuleSummary>>{}, std::vector<std::string>{""});
     folders_.push_back(std::move(f));
   }
   for (const Folder& f : folders_) enqueue({f.root, generation_, "", false});

@@ -56,8 +56,7 @@ Settings parse_settings(const json& value, std::vector<std::string>& problems) {
   if (const json* v = lookup(*s, "debounceMs"); v && !v->is_null()) {
     if (v->is_number_integer() && v->get<long long>() >= 0 && v->get<long long>() <= 10000)
       out.debounce_ms = v->get<int>();
-    else
-      bad("debounceMs", "an integer from 0 to 10000");
+    else bad("debounceMs", "an integer from 0 to 10000");
   }
   if (const json* v = lookup(*s, "probeEnvironment"); v && !v->is_null()) {
     if (v->is_boolean()) out.probe_environment = v->get<bool>();
@@ -66,8 +65,7 @@ Settings parse_settings(const json& value, std::vector<std::string>& problems) {
   if (const json* v = lookup(*s, "parseTimeoutMs"); v && !v->is_null()) {
     if (v->is_number_integer() && v->get<long long>() >= 10 && v->get<long long>() <= 60000)
       out.parse_timeout_ms = v->get<int>();
-    else
-      bad("parseTimeoutMs", "an integer from 10 to 60000");
+    else bad("parseTimeoutMs", "an integer from 10 to 60000");
   }
   if (const json* v = lookup(*s, "index.enabled"); v && !v->is_null()) {
     if (v->is_boolean()) out.index.enabled = v->get<bool>();
@@ -76,8 +74,7 @@ Settings parse_settings(const json& value, std::vector<std::string>& problems) {
   if (const json* v = lookup(*s, "index.maxFiles"); v && !v->is_null()) {
     if (v->is_number_integer() && v->get<long long>() >= 1 && v->get<long long>() <= 1000000)
       out.index.max_files = static_cast<std::size_t>(v->get<long long>());
-    else
-      bad("index.maxFiles", "an integer from 1 to 1000000");
+    else bad("index.maxFiles", "an integer from 1 to 1000000");
   }
   // Test-only, deliberately absent from the documented settings. Up to 10
   // minutes: longer than any test waits, so a test can hold an analysis
@@ -105,7 +102,8 @@ Settings parse_settings(const json& value, std::vector<std::string>& problems) {
       bad("disabledRules", "a list of rule codes");
     } else {
       for (const json& c : *v) {
-        if (c.is_string() && analysis::find_rule(c.get<std::string>())) out.analysis.disabled_rules.insert(c.get<std::string>());
+        if (c.is_string() && analysis::find_rule(c.get<std::string>()))
+          out.analysis.disabled_rules.insert(c.get<std::string>());
         else problems.push_back("setting msprobe.disabledRules: unknown rule " + c.dump() + " ignored");
       }
     }
@@ -118,8 +116,7 @@ Settings parse_settings(const json& value, std::vector<std::string>& problems) {
         auto sev = it.value().is_string() ? parse_severity(it.value().get<std::string>()) : std::nullopt;
         if (!analysis::find_rule(it.key()) || !sev)
           problems.push_back("setting msprobe.severityOverrides." + it.key() + " ignored (unknown rule or severity)");
-        else
-          out.analysis.severity_overrides[it.key()] = *sev;
+        else out.analysis.severity_overrides[it.key()] = *sev;
       }
     }
   }

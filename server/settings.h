@@ -27,7 +27,7 @@ struct Settings {
   std::string python_path = "python3";
   bool probe_environment = true;  // ask python_path for torch / msProbe versions
   std::vector<std::string> config_globs;
-  std::string docs_base_url;  // empty: file URI of the bundled docs/rules.md
+  std::string docs_base_url;    // empty: file URI of the bundled docs/rules.md
   int parse_timeout_ms = 1500;  // a parse that takes longer gives up (an info diagnostic says so)
   IndexSettings index;
   // Test-only (undocumented initializationOptions key "testAnalysisDelayMs"):

@@ -139,8 +139,9 @@ bool prepare_dump_dir(const std::string& dir, std::string& error) {
     bool ours = fs::is_regular_file(marker, ec);
     bool empty = fs::is_empty(d, ec);
     if (!ours && !empty) {
-      error = dir + " already holds files that an earlier `msprobe-lsp verify` did not write; pass --dump-path DIR "
-                    "(or remove it)";
+      error = dir +
+              " already holds files that an earlier `msprobe-lsp verify` did not write; pass --dump-path DIR "
+              "(or remove it)";
       return false;
     }
     // A previous short run's dump: its step folders would mix with this run's.
@@ -162,8 +163,8 @@ bool prepare_dump_dir(const std::string& dir, std::string& error) {
 std::vector<std::string> runner_arguments(const std::string& runner, const std::string& config_copy, int steps,
                                           const std::string& dump_dir, const std::string& status_file,
                                           const RunTarget& target) {
-  std::vector<std::string> out = {runner, "--config", config_copy, "--steps", std::to_string(steps), "--dump-path",
-                                  dump_dir};
+  std::vector<std::string> out = {runner,        "--config", config_copy, "--steps", std::to_string(steps),
+                                  "--dump-path", dump_dir};
   if (!status_file.empty()) out.insert(out.end(), {"--status", status_file});
   if (target.module) out.insert(out.end(), {"-m", target.target, "--"});
   else out.insert(out.end(), {"--", target.target});

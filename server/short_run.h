@@ -16,8 +16,8 @@ namespace msprobe::server {
 // torch.distributed.run) followed by its own options and the script.
 struct RunTarget {
   bool module = false;
-  std::string target;              // script path or module name
-  std::vector<std::string> args;   // the script's arguments
+  std::string target;             // script path or module name
+  std::vector<std::string> args;  // the script's arguments
   // The launcher and its options, before the script; empty when none. It
   // starts with "-m" for `python -m torch.distributed.run`: the interpreter goes first.
   std::vector<std::string> launcher;

@@ -26,7 +26,8 @@ class StdioTransport final : public Transport {
   ~StdioTransport() override;
 
   // Frames (and framing errors) are delivered on `io`; `on_eof` once at the end.
-  void start(asio::io_context& io, std::function<void(protocol::Frame)> on_frame, std::function<void(std::string)> on_eof);
+  void start(asio::io_context& io, std::function<void(protocol::Frame)> on_frame,
+             std::function<void(std::string)> on_eof);
   void send(const nlohmann::json& message) override;
 
  private:

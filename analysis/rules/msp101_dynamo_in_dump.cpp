@@ -71,8 +71,8 @@ void check(const RuleContext& ctx, FindingSink& sink) {
 }  // namespace
 
 extern const Rule msp101_dynamo_in_dump{
-    {"MSP101", "dynamo-in-dump", "torch.compile / TorchDynamo is not supported by the msProbe dump",
-     Severity::Warning, FixAvailability::Sometimes, kDocs},
+    {"MSP101", "dynamo-in-dump", "torch.compile / TorchDynamo is not supported by the msProbe dump", Severity::Warning,
+     FixAvailability::Sometimes, kDocs},
     &check};
 
 }  // namespace msprobe::analysis

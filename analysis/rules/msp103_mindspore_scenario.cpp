@@ -53,17 +53,20 @@ void check(const RuleContext& ctx, FindingSink& sink) {
     if (probe_ms && !probe_pt) return;  // already the right debugger
     const Import* at = msa_import ? msa_import : ms_import;
     out.range = at->range;
-    out.message = "MSAdapter script (PyTorch code on MindSpore): dump it with msprobe.mindspore's PrecisionDebugger, "
-                  "not msprobe.pytorch, and import torch before msprobe so the MSAdapter scenario is detected";
+    out.message =
+        "MSAdapter script (PyTorch code on MindSpore): dump it with msprobe.mindspore's PrecisionDebugger, "
+        "not msprobe.pytorch, and import torch before msprobe so the MSAdapter scenario is detected";
   } else if (ms_import) {
     if (probe_ms && !probe_pt) return;
     out.range = ms_import->range;
-    out.message = "MindSpore script: msProbe's PyTorch dump does not apply; use `from msprobe.mindspore import "
-                  "PrecisionDebugger, seed_all` (same config.json format)";
+    out.message =
+        "MindSpore script: msProbe's PyTorch dump does not apply; use `from msprobe.mindspore import "
+        "PrecisionDebugger, seed_all` (same config.json format)";
   } else if (probe_ms && torch_import && !probe_pt) {
     out.range = probe_ms->range;
-    out.message = "msprobe.mindspore dumps MindSpore, but this is a PyTorch script: import PrecisionDebugger and "
-                  "seed_all from msprobe.pytorch";
+    out.message =
+        "msprobe.mindspore dumps MindSpore, but this is a PyTorch script: import PrecisionDebugger and "
+        "seed_all from msprobe.pytorch";
   } else {
     return;
   }

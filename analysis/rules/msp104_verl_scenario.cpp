@@ -39,10 +39,11 @@ void check(const RuleContext& ctx, FindingSink& sink) {
   Finding f;
   f.severity = Severity::Info;
   f.range = first->range;
-  f.message = "verl script: enable msProbe through verl's built-in profiler config "
-              "(global_profiler.tool=precision_debugger, "
-              "+global_profiler.global_tool_config.precision_debugger.config_path=..., global_profiler.steps=[...]), "
-              "not by adding PrecisionDebugger to the launcher";
+  f.message =
+      "verl script: enable msProbe through verl's built-in profiler config "
+      "(global_profiler.tool=precision_debugger, "
+      "+global_profiler.global_tool_config.precision_debugger.config_path=..., global_profiler.steps=[...]), "
+      "not by adding PrecisionDebugger to the launcher";
   for (const MsprobeUse& u : ctx.facts.msprobe) {
     if (u.kind == MsprobeKind::Construct) {
       f.message += "; the PrecisionDebugger built here does not reach verl's Ray workers";

@@ -35,9 +35,10 @@ void check(const RuleContext& ctx, FindingSink& sink) {
   Finding f;
   f.severity = Severity::Info;
   f.range = markers.front()->range;
-  f.message = "TrainerMon is msProbe's training-state monitor, not the PrecisionDebugger dump: it records "
-              "activation/gradient/optimizer statistics from its own monitor config and writes no API dump; use "
-              "PrecisionDebugger to dump data";
+  f.message =
+      "TrainerMon is msProbe's training-state monitor, not the PrecisionDebugger dump: it records "
+      "activation/gradient/optimizer statistics from its own monitor config and writes no API dump; use "
+      "PrecisionDebugger to dump data";
   for (std::size_t i = 1; i < markers.size() && i <= 3; ++i)
     f.related.push_back({markers[i]->range, "monitor use: " + markers[i]->evidence});
   sink.report(std::move(f));

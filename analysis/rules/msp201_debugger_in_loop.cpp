@@ -78,7 +78,8 @@ std::optional<Fix> hoist_to_module(const RuleContext& ctx, const ConstructSite& 
   Fix fix;
   fix.title = "Move PrecisionDebugger(...) to module level, after the imports";
   fix.edits = std::move(*edits);
-  bool constant = std::all_of(c.args.begin(), c.args.end(), [](const Argument& a) { return is_constant_expression(a.text); });
+  bool constant = std::all_of(c.args.begin(), c.args.end(),
+                              [](const Argument& a) { return is_constant_expression(a.text); });
   fix.safety = constant && c.function < 0 ? FixSafety::Safe : FixSafety::Unsafe;
   return fix;
 }
@@ -123,8 +124,9 @@ void check(const RuleContext& ctx, FindingSink& sink) {
     if (c.loop >= 0) {
       const Loop& loop = f.loops[static_cast<std::size_t>(c.loop)];
       if (guarded_once(ctx, site, site.stmt, loop)) continue;
-      out.message = "PrecisionDebugger(...) is built inside a loop: it is a singleton, so every construction after "
-                    "the first is a silent no-op that ignores its arguments; build it once, right after the imports";
+      out.message =
+          "PrecisionDebugger(...) is built inside a loop: it is a singleton, so every construction after "
+          "the first is a silent no-op that ignores its arguments; build it once, right after the imports";
       out.related.push_back({loop.header, "the loop that repeats the construction"});
     } else if (c.function >= 0) {
       auto caller = loop_calling(f, c.function);
@@ -156,7 +158,8 @@ void check(const RuleContext& ctx, FindingSink& sink) {
     Finding out;
     out.severity = Severity::Error;
     out.range = c.range;
-    out.message = c.callee + "() builds a PrecisionDebugger (in another module) on every iteration of the loop at line " +
+    out.message = c.callee +
+                  "() builds a PrecisionDebugger (in another module) on every iteration of the loop at line " +
                   std::to_string(loop.line + 1) +
                   ": it is a singleton, so every construction after the first is a silent no-op that ignores its "
                   "arguments; build it once, at the entry of the process, right after the imports";

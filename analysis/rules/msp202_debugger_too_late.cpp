@@ -115,8 +115,9 @@ std::vector<Evidence> late_evidence(const FileFacts& f, const Call& c, const Pro
       // The loop (or a forward) of another module, run before the construction.
       have_forward = true;
       out.push_back({k.range, "a forward in " + k.callee + "() (another module)", static_cast<int>(i)});
-    } else if (!have_wrap && (k.qualified == "deepspeed.initialize" ||
-                              (ends_with(k.callee, ".prepare") && lower(k.callee).find("accelerat") != std::string::npos))) {
+    } else if (!have_wrap &&
+               (k.qualified == "deepspeed.initialize" ||
+                (ends_with(k.callee, ".prepare") && lower(k.callee).find("accelerat") != std::string::npos))) {
       have_wrap = true;
       out.push_back({k.range, k.callee + "(...)", static_cast<int>(i)});
     }
@@ -141,7 +142,8 @@ int seed_before(const SourceText& src, const FileFacts& f, int construct_stmt) {
 
 int seed_call_of(const FileFacts& f, int seed_stmt) {
   for (const MsprobeUse& u : f.msprobe) {
-    if (u.kind == MsprobeKind::SeedAll && u.call >= 0 && f.calls[static_cast<std::size_t>(u.call)].statement == seed_stmt)
+    if (u.kind == MsprobeKind::SeedAll && u.call >= 0 &&
+        f.calls[static_cast<std::size_t>(u.call)].statement == seed_stmt)
       return u.call;
   }
   return -1;
@@ -222,7 +224,8 @@ std::optional<Fix> move_up_in_block(const RuleContext& ctx, const ConstructSite&
   Fix fix;
   fix.title = "Move PrecisionDebugger(...) up to line " + std::to_string(d.line + 1) + ", before " + first.what +
               " is built";
-  if (first.what.rfind("a forward", 0) == 0) fix.title = "Move PrecisionDebugger(...) up to line " + std::to_string(d.line + 1);
+  if (first.what.rfind("a forward", 0) == 0)
+    fix.title = "Move PrecisionDebugger(...) up to line " + std::to_string(d.line + 1);
   fix.edits = std::move(*edits);
   fix.safety = FixSafety::Unsafe;
   return fix;

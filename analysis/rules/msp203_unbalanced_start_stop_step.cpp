@@ -73,7 +73,7 @@ void check_start(const RuleContext& ctx, const DumpCallSites& sites, const Mspro
   }
   if (b.at_end.any()) {
     parts.push_back(b.weak ? "no " + describe(b.at_end) + " follows it in its " + where
-                                        : "the " + where + " ends without " + describe(b.at_end));
+                           : "the " + where + " ends without " + describe(b.at_end));
   }
   std::string list;
   for (std::size_t i = 0; i < parts.size(); ++i) list += (i ? "; " : "") + parts[i];
@@ -87,7 +87,8 @@ void check_start(const RuleContext& ctx, const DumpCallSites& sites, const Mspro
       fix.edits = std::move(*edits);
       fix.preferred = true;
       for (const ExitGap& g : b.exits) {
-        if (stmt(f, g.exit).type == "return_statement") fix.safety = FixSafety::Unsafe;  // the return value may still run code
+        if (stmt(f, g.exit).type == "return_statement")
+          fix.safety = FixSafety::Unsafe;  // the return value may still run code
       }
       out.fixes.push_back(std::move(fix));
     }
@@ -115,7 +116,8 @@ void check_stop_without_step(const RuleContext& ctx, const DumpCallSites& sites,
   const Statement& st = stmt(f, c.statement);
   for (int x : sites.step) {
     const Statement& xs = stmt(f, x);
-    if (xs.range.start >= st.range.end && xs.range.start >= scope.block.start && xs.range.end <= scope.block.end) return;
+    if (xs.range.start >= st.range.end && xs.range.start >= scope.block.start && xs.range.end <= scope.block.end)
+      return;
     if (scope.loop_stmt >= 0 && runs_after(f, scope.loop_stmt, x)) return;
   }
   Finding out;
@@ -128,8 +130,9 @@ void check_stop_without_step(const RuleContext& ctx, const DumpCallSites& sites,
   if (owns_its_lines(ctx.source, st) && stmt(f, c.statement).range == c.range) {
     Fix fix;
     fix.title = "Call " + recv + ".step() after it";
-    fix.edits.push_back(insert_after_line(ctx.source, ctx.source.line_of(st.range.end),
-                                          indent_of_line(ctx.source, st.line) + recv + ".step()" + line_break(ctx.source)));
+    fix.edits.push_back(
+        insert_after_line(ctx.source, ctx.source.line_of(st.range.end),
+                          indent_of_line(ctx.source, st.line) + recv + ".step()" + line_break(ctx.source)));
     fix.preferred = true;
     out.fixes.push_back(std::move(fix));
   }
@@ -157,8 +160,8 @@ void check_step_before_backward(const RuleContext& ctx, const MsprobeUse& u, Fin
                   "lost; call step() at the end of the iteration";
     out.related.push_back({first_backward, "the backward"});
     std::vector<int> body = statements_in_block(f, loop.body);
-    if (c.statement >= 0 && stmt(f, c.statement).range == c.range && !body.empty() &&
-        !stmt(f, body.back()).is_exit && body.back() != c.statement) {
+    if (c.statement >= 0 && stmt(f, c.statement).range == c.range && !body.empty() && !stmt(f, body.back()).is_exit &&
+        body.back() != c.statement) {
       const Statement& first = stmt(f, body.front());
       const Statement& last = stmt(f, body.back());
       if (first.line != loop.line) {
@@ -195,8 +198,7 @@ void check(const RuleContext& ctx, FindingSink& sink) {
     if (u.kind == MsprobeKind::Start) check_start(ctx, sites, u, sink);
     else if (u.kind == MsprobeKind::Stop || u.kind == MsprobeKind::ForwardBackwardDumpEnd)
       check_stop_without_step(ctx, sites, starts, u, sink);
-    else if (u.kind == MsprobeKind::Step)
-      check_step_before_backward(ctx, u, sink);
+    else if (u.kind == MsprobeKind::Step) check_step_before_backward(ctx, u, sink);
   }
 }
 

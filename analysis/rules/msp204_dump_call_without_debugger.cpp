@@ -116,7 +116,8 @@ void check(const RuleContext& ctx, FindingSink& sink) {
     std::string recv = c.callee.substr(0, dot), method = c.callee.substr(dot + 1);
     if (std::none_of(std::begin(kMethods), std::end(kMethods), [&](const char* m) { return method == m; })) continue;
     std::string q = f.qualify(recv);
-    bool klass = q.rfind("msprobe.", 0) == 0 && q.size() >= 17 && q.compare(q.size() - 17, 17, "PrecisionDebugger") == 0;
+    bool klass = q.rfind("msprobe.", 0) == 0 && q.size() >= 17 &&
+                 q.compare(q.size() - 17, 17, "PrecisionDebugger") == 0;
     std::string last = recv.substr(recv.rfind('.') == std::string::npos ? 0 : recv.rfind('.') + 1);
     std::string lower = last;
     for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
@@ -141,8 +142,7 @@ void check(const RuleContext& ctx, FindingSink& sink) {
   out.message = found.front().receiver + "." + found.front().method +
                 "() is called but no PrecisionDebugger is created in this process: it raises \"PrecisionDebugger "
                 "instance is not created.\" (or NameError); create the debugger right after the imports";
-  if (entry_without_debugger)
-    out.message += " of " + ctx.project->dump_entry + ", the script that runs this code";
+  if (entry_without_debugger) out.message += " of " + ctx.project->dump_entry + ", the script that runs this code";
   for (std::size_t i = 1; i < found.size() && i <= 5; ++i)
     out.related.push_back({f.calls[static_cast<std::size_t>(found[i].call)].range, "also needs the debugger"});
   // Insert the construction, bound to the name the calls use.

@@ -57,7 +57,7 @@ void check(const RuleContext& ctx, FindingSink& sink) {
     f.range = c.range;
     if (needs_model) {
       std::string why = e.task == "structure" && e.level != "L0" && e.level != "mix" ? "task \"structure\""
-                                                                                       : "level \"" + e.level + "\"";
+                                                                                     : "level \"" + e.level + "\"";
       f.message = "start() has no model, but " + (e.source.empty() ? std::string("the debugger") : e.source) +
                   " sets " + why + ", which hooks modules: msProbe raises \"missing the parameter 'model'\"";
     } else {
@@ -82,8 +82,8 @@ void check(const RuleContext& ctx, FindingSink& sink) {
 }  // namespace
 
 extern const Rule msp205_model_missing_for_level{
-    {"MSP205", "model-missing-for-level", "start() without a model while the level or task needs one",
-     Severity::Error, FixAvailability::Sometimes, kDocs},
+    {"MSP205", "model-missing-for-level", "start() without a model while the level or task needs one", Severity::Error,
+     FixAvailability::Sometimes, kDocs},
     &check};
 
 }  // namespace msprobe::analysis

@@ -79,7 +79,8 @@ std::optional<Edit> import_seed_all(const RuleContext& ctx, const Call& construc
     std::string_view text = ctx.source.view().substr(i.range.start, i.range.end - i.range.start);
     if (text.find('(') == std::string_view::npos && text.find('\\') == std::string_view::npos)
       return Edit{{i.range.end, i.range.end}, ", seed_all"};
-    std::string line = indent_of_line(ctx.source, i.line) + "from " + i.module + " import seed_all" + line_break(ctx.source);
+    std::string line = indent_of_line(ctx.source, i.line) + "from " + i.module + " import seed_all" +
+                       line_break(ctx.source);
     return insert_after_line(ctx.source, ctx.source.line_of(i.range.end), line);
   }
   return std::nullopt;
@@ -125,14 +126,16 @@ void check(const RuleContext& ctx, FindingSink& sink) {
     const Statement& st = stmt(f, c.statement);
     Fix fix;
     fix.title = "Call " + seed + " before the debugger is built";
-    fix.edits.push_back(insert_before_line(ctx.source, st.line, indent_of_line(ctx.source, st.line) + seed + line_break(ctx.source)));
+    fix.edits.push_back(
+        insert_before_line(ctx.source, st.line, indent_of_line(ctx.source, st.line) + seed + line_break(ctx.source)));
     bool importable = dot != std::string::npos;
     if (!importable) {
       if (auto e = import_seed_all(ctx, c)) {
         fix.edits.push_back(*e);
         importable = true;
       } else {
-        importable = std::any_of(f.imports.begin(), f.imports.end(), [](const Import& i) { return i.bound == "seed_all"; });
+        importable = std::any_of(f.imports.begin(), f.imports.end(),
+                                 [](const Import& i) { return i.bound == "seed_all"; });
       }
     }
     fix.preferred = true;
@@ -143,9 +146,8 @@ void check(const RuleContext& ctx, FindingSink& sink) {
 
 }  // namespace
 
-extern const Rule msp206_seed_all_missing{
-    {"MSP206", "seed-all-missing", "No seed_all() before the PrecisionDebugger", Severity::Hint,
-     FixAvailability::Sometimes, kDocs},
-    &check};
+extern const Rule msp206_seed_all_missing{{"MSP206", "seed-all-missing", "No seed_all() before the PrecisionDebugger",
+                                           Severity::Hint, FixAvailability::Sometimes, kDocs},
+                                          &check};
 
 }  // namespace msprobe::analysis

@@ -82,7 +82,8 @@ std::optional<Fix> move_into_worker(const RuleContext& ctx, const ConstructSite&
   int first = first_body_statement(ctx.source, f, worker);
   if (first < 0) return std::nullopt;
   const Statement& fs = stmt(f, first);
-  if (fs.line == f.functions[static_cast<std::size_t>(worker)].line || !owns_its_lines(ctx.source, fs)) return std::nullopt;
+  if (fs.line == f.functions[static_cast<std::size_t>(worker)].line || !owns_its_lines(ctx.source, fs))
+    return std::nullopt;
   std::string indent = indent_of_line(ctx.source, fs.line);
   std::string eol = line_break(ctx.source);
   std::string prefix = reindent(missing_module_imports(ctx.source, f, {site.call}), "", indent);
@@ -97,7 +98,8 @@ std::optional<Fix> move_into_worker(const RuleContext& ctx, const ConstructSite&
   auto edits = move_statements(ctx.source, f, {site.stmt}, InsertionPoint{fs.line, false, indent}, prefix);
   if (!edits) return std::nullopt;
   Fix fix;
-  fix.title = "Move PrecisionDebugger(...) into the worker entry " + f.functions[static_cast<std::size_t>(worker)].name + "()";
+  fix.title = "Move PrecisionDebugger(...) into the worker entry " +
+              f.functions[static_cast<std::size_t>(worker)].name + "()";
   fix.edits = std::move(*edits);
   fix.safety = FixSafety::Unsafe;
   fix.preferred = true;
@@ -116,8 +118,8 @@ void report_other_module(const RuleContext& ctx, const Launch& l, const std::vec
   if (it == ctx.project->launched_workers.end()) return;
   for (const ConstructSite& site : sites) {
     const Call& c = f.calls[static_cast<std::size_t>(site.call)];
-    bool in_parent = c.function >= 0 || (c.statement >= 0 && top_level_statement(f, c.statement) == f.main_guard &&
-                                         f.main_guard >= 0);
+    bool in_parent = c.function >= 0 ||
+                     (c.statement >= 0 && top_level_statement(f, c.statement) == f.main_guard && f.main_guard >= 0);
     if (!in_parent || !reported.insert(site.call).second) continue;
     Finding out;
     out.severity = Severity::Warning;
@@ -150,14 +152,16 @@ void check(const RuleContext& ctx, FindingSink& sink) {
     for (const ConstructSite& site : sites) {
       const Call& c = f.calls[static_cast<std::size_t>(site.call)];
       if (c.function >= 0 && reach.count(c.function)) continue;  // built in the worker: fine
-      bool in_parent = c.function >= 0 || (c.statement >= 0 && top_level_statement(f, c.statement) == f.main_guard &&
-                                           f.main_guard >= 0);
+      bool in_parent = c.function >= 0 ||
+                       (c.statement >= 0 && top_level_statement(f, c.statement) == f.main_guard && f.main_guard >= 0);
       if (!in_parent || !reported.insert(site.call).second) continue;  // module level: re-run by every worker
       Finding out;
       out.severity = Severity::Warning;
       out.range = c.range;
-      out.message = "PrecisionDebugger(...) is built in the parent process, but " + wname + "() runs in worker processes "
-                    "started by " + l.how + ": the workers dump nothing; build the debugger at the top of " + wname + "()";
+      out.message = "PrecisionDebugger(...) is built in the parent process, but " + wname +
+                    "() runs in worker processes "
+                    "started by " +
+                    l.how + ": the workers dump nothing; build the debugger at the top of " + wname + "()";
       out.related.push_back({f.calls[static_cast<std::size_t>(l.call)].range, "worker processes start here"});
       out.related.push_back({work, "the work that should be dumped runs in the worker"});
       if (auto fix = move_into_worker(ctx, site, worker, reach)) out.fixes.push_back(std::move(*fix));

@@ -6,8 +6,8 @@
 
 #include "call_graph.h"
 #include "dump_points.h"
-#include "torch_api.h"
 #include "msprobe/analysis/rule.h"
+#include "torch_api.h"
 
 namespace msprobe::analysis {
 namespace {
@@ -69,7 +69,8 @@ std::set<int> model_functions(const FileFacts& f) {
   for (std::size_t i = 0; i < f.calls.size(); ++i) {
     const Call& c = f.calls[i];
     bool in_role = false;
-    for (int l = c.loop; l >= 0; l = f.loops[static_cast<std::size_t>(l)].parent) in_role = in_role || role_loops.count(l);
+    for (int l = c.loop; l >= 0; l = f.loops[static_cast<std::size_t>(l)].parent)
+      in_role = in_role || role_loops.count(l);
     if (!in_role) continue;
     int g = graph.target(static_cast<int>(i));
     if (g >= 0 && !out.count(g)) {
@@ -140,8 +141,9 @@ void check(const RuleContext& ctx, FindingSink& sink) {
       out.range = imp->range;
       out.message = imp->bound + " is bound from " + imp->module + " when this module is imported, and " +
                     ctx.project->imported_before_construction + " imports it before it builds the PrecisionDebugger" +
-                    (ctx.project->construction_line ? " (line " + std::to_string(ctx.project->construction_line + 1) + ")"
-                                                    : std::string()) +
+                    (ctx.project->construction_line
+                         ? " (line " + std::to_string(ctx.project->construction_line + 1) + ")"
+                         : std::string()) +
                     ": calls through " + imp->bound + " escape the dump; build the debugger in " +
                     ctx.project->imported_before_construction +
                     " before its project imports (right after the third-party ones), or call " + imp->module + "." +
@@ -166,17 +168,17 @@ void check(const RuleContext& ctx, FindingSink& sink) {
     Finding out;
     out.severity = Severity::Hint;
     out.range = c.callee_range;
-    out.message = c.callee + " was imported by name (" + import_text +
-                  "), so msProbe's wrapper of " + imp->module + "." + imp->name +
-                  " never sees these calls and they are not dumped; call " + call_name + "(...) instead";
+    out.message = c.callee + " was imported by name (" + import_text + "), so msProbe's wrapper of " + imp->module +
+                  "." + imp->name + " never sees these calls and they are not dumped; call " + call_name +
+                  "(...) instead";
     out.related.push_back({imp->range, "imported by name here"});
     Fix fix;
     fix.title = "Call " + call_name + "(...)";
     fix.edits.push_back({c.callee_range, call_name});
     if (add_import) {
-      fix.edits.push_back(insert_after_line(ctx.source, ctx.source.line_of(imp->range.end),
-                                            indent_of_line(ctx.source, imp->line) + "import " + root +
-                                                line_break(ctx.source)));
+      fix.edits.push_back(
+          insert_after_line(ctx.source, ctx.source.line_of(imp->range.end),
+                            indent_of_line(ctx.source, imp->line) + "import " + root + line_break(ctx.source)));
     }
     fix.preferred = true;
     out.fixes.push_back(std::move(fix));

@@ -39,9 +39,9 @@ void check_config(const config::ConfigContext& ctx, FindingSink& sink) {
   }
   const config::JsonValue& root = ctx.doc.root;
   if (ctx.doc.has_root && !root.is(config::JsonKind::Object) && root.complete)
-    sink.report(config::make_finding("MSP300", Severity::Error, root.range,
-                                     std::string("config.json must be a JSON object ({...}), not ") +
-                                         config::to_string(root.kind)));
+    sink.report(config::make_finding(
+        "MSP300", Severity::Error, root.range,
+        std::string("config.json must be a JSON object ({...}), not ") + config::to_string(root.kind)));
 }
 
 }  // namespace

@@ -74,11 +74,11 @@ class ValueCheck {
   // with their defaults; the file probably meant something else.
   void defaulted(const config::FieldSpec& f, const JsonValue& v) {
     std::string def = f.name == "task" ? "statistics" : "L1";
-    sink_.report(config::make_finding(
-        "MSP301", Severity::Warning, v.range,
-        quoted(f.name) + " is " + (v.is(JsonKind::Null) ? "null" : "empty") + ": msProbe runs with its default " +
-            quoted(def) + "; write " + quoted(def) + " or the " + std::string(f.name) + " you want",
-        {config::replace_fix("Write the default " + quoted(def), v.range, quoted(def))}));
+    sink_.report(config::make_finding("MSP301", Severity::Warning, v.range,
+                                      quoted(f.name) + " is " + (v.is(JsonKind::Null) ? "null" : "empty") +
+                                          ": msProbe runs with its default " + quoted(def) + "; write " + quoted(def) +
+                                          " or the " + std::string(f.name) + " you want",
+                                      {config::replace_fix("Write the default " + quoted(def), v.range, quoted(def))}));
   }
 
   std::vector<std::string> allowed_values(const config::FieldSpec& f) const {
@@ -97,7 +97,8 @@ class ValueCheck {
     std::vector<Fix> fixes;
     if (f.type == config::FieldType::Bool && v.is(JsonKind::String) && (v.text == "true" || v.text == "false"))
       fixes.push_back(config::replace_fix("Write " + v.text + " without quotes", v.range, v.text));
-    error(v.range, quoted(f.name) + " should be " + config::to_string(f.type) + ", not " + config::to_string(v.kind) + extra,
+    error(v.range,
+          quoted(f.name) + " should be " + config::to_string(f.type) + ", not " + config::to_string(v.kind) + extra,
           fixes);
   }
 
@@ -113,10 +114,11 @@ class ValueCheck {
     auto allowed = allowed_values(f);
     std::string best = config::did_you_mean(v.text, allowed);
     std::vector<Fix> fixes;
-    std::string msg = quoted(v.text) + " is not a valid " + std::string(f.name) + ": use one of " + config::join(allowed);
+    std::string msg = quoted(v.text) + " is not a valid " + std::string(f.name) + ": use one of " +
+                      config::join(allowed);
     if (!best.empty()) {
-      msg = quoted(v.text) + " is not a valid " + std::string(f.name) + "; did you mean " + quoted(best) + "? (one of " +
-            config::join(allowed) + ")";
+      msg = quoted(v.text) + " is not a valid " + std::string(f.name) + "; did you mean " + quoted(best) +
+            "? (one of " + config::join(allowed) + ")";
       fixes.push_back(config::replace_fix("Change to " + quoted(best), v.range, quoted(best)));
     }
     error(v.range, msg, fixes);
@@ -127,7 +129,8 @@ class ValueCheck {
     if (!v.is(JsonKind::String)) return type_error(f, v);
     const config::TaskSpec* t = config::find_task(v.text);
     if (!t) return enum_value(f, v);
-    if (t->mindspore_only) return error(v.range, "task " + quoted(v.text) + " is MindSpore only; the PyTorch dump rejects it");
+    if (t->mindspore_only)
+      return error(v.range, "task " + quoted(v.text) + " is MindSpore only; the PyTorch dump rejects it");
     if (!config::in_version(t->versions, ctx_.version)) {
       std::string msg = "task " + quoted(v.text) + " does not exist in msProbe " + config::to_string(ctx_.version);
       if (!t->other_version.empty()) msg += " (" + std::string(t->other_version) + ")";
@@ -162,7 +165,8 @@ class ValueCheck {
     bool all = false;
     for (const JsonValue& item : v.items) {
       if (!item.is(JsonKind::String)) {
-        error(item.range, "every entry of " + quoted(f.name) + " should be a string, not " + config::to_string(item.kind));
+        error(item.range,
+              "every entry of " + quoted(f.name) + " should be a string, not " + config::to_string(item.kind));
         continue;
       }
       enum_value(f, item);
@@ -206,7 +210,8 @@ class ValueCheck {
         prev = nullptr;
         continue;
       }
-      if (prev && f.name == "bounds" && !(prev->number < item.number)) error(item.range, "bounds must be in ascending order");
+      if (prev && f.name == "bounds" && !(prev->number < item.number))
+        error(item.range, "bounds must be in ascending order");
       prev = &item;
     }
   }
@@ -219,7 +224,8 @@ class ValueCheck {
     if (!exists || !v.is(JsonKind::String) || v.text.empty() || v.text[0] != '/') return;
     if ((*exists)(v.text)) return;
     error(v.range, std::string(f.name) + " " + quoted(v.text) + " does not exist: msProbe stops with \"" +
-                       std::string(f.name) + ": " + v.text + " does not exist\"; create the directory or point at an existing one");
+                       std::string(f.name) + ": " + v.text +
+                       " does not exist\"; create the directory or point at an existing one");
   }
 
   const config::ConfigContext& ctx_;
@@ -230,10 +236,9 @@ void check_config(const config::ConfigContext& ctx, FindingSink& sink) { ValueCh
 
 }  // namespace
 
-extern const Rule msp301_config_value{
-    {"MSP301", "config-value", "A config.json field has a wrong type or value", Severity::Error,
-     FixAvailability::Sometimes, kDocs},
-    nullptr,
-    &check_config};
+extern const Rule msp301_config_value{{"MSP301", "config-value", "A config.json field has a wrong type or value",
+                                       Severity::Error, FixAvailability::Sometimes, kDocs},
+                                      nullptr,
+                                      &check_config};
 
 }  // namespace msprobe::analysis

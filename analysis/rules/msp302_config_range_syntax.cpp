@@ -45,7 +45,8 @@ void check_list(const config::MemberRef& m, bool v8, FindingSink& sink) {
     return error(v.range, config::quoted(name) + " should be a list such as [] or [0, 1, \"4-6\"], not " +
                               config::to_string(v.kind) + " (\"" + name + " is invalid, it should be a list\")");
   }
-  if (v.items.size() > static_cast<std::size_t>(kRangeMax)) error(v.range, config::quoted(name) + " has more than 1000000 entries");
+  if (v.items.size() > static_cast<std::size_t>(kRangeMax))
+    error(v.range, config::quoted(name) + " has more than 1000000 entries");
   for (const config::JsonValue& item : v.items) {
     config::RangeEntry e;
     if (item.is(JsonKind::Number) && item.integer) {
@@ -54,7 +55,8 @@ void check_list(const config::MemberRef& m, bool v8, FindingSink& sink) {
       e.is_int = false;
       e.text = item.text;
     } else {
-      error(item.range, name + " entries must be integers or strings such as \"4-6\", not " + config::to_string(item.kind));
+      error(item.range,
+            name + " entries must be integers or strings such as \"4-6\", not " + config::to_string(item.kind));
       continue;
     }
     std::string problem = config::range_entry_problem(e, name);
@@ -71,9 +73,9 @@ void check_list(const config::MemberRef& m, bool v8, FindingSink& sink) {
       std::vector<Fix> fixes;
       if (plain) fixes.push_back(config::replace_fix("Write " + digits + " as a number", item.range, digits));
       sink.report(config::make_finding("MSP302", Severity::Error, item.range,
-                                       "msProbe 8.x reads a string in " + name + " only as an \"A-B\" range and rejects " +
-                                           config::quoted(e.text) + (plain ? ": write it as the number " + digits : "") +
-                                           " (26.x accepts it)",
+                                       "msProbe 8.x reads a string in " + name +
+                                           " only as an \"A-B\" range and rejects " + config::quoted(e.text) +
+                                           (plain ? ": write it as the number " + digits : "") + " (26.x accepts it)",
                                        std::move(fixes)));
     }
   }
@@ -81,16 +83,16 @@ void check_list(const config::MemberRef& m, bool v8, FindingSink& sink) {
 
 void check_config(const config::ConfigContext& ctx, FindingSink& sink) {
   for (const config::MemberRef& m : ctx.members) {
-    if (m.role == config::MemberRole::Field && m.top_level() && (m.key() == "rank" || m.key() == "step")) check_list(m, ctx.version == config::ConfigVersion::V8, sink);
+    if (m.role == config::MemberRole::Field && m.top_level() && (m.key() == "rank" || m.key() == "step"))
+      check_list(m, ctx.version == config::ConfigVersion::V8, sink);
   }
 }
 
 }  // namespace
 
-extern const Rule msp302_config_range_syntax{
-    {"MSP302", "config-range-syntax", "A rank/step entry msProbe cannot parse", Severity::Error,
-     FixAvailability::Sometimes, kDocs},
-    nullptr,
-    &check_config};
+extern const Rule msp302_config_range_syntax{{"MSP302", "config-range-syntax", "A rank/step entry msProbe cannot parse",
+                                              Severity::Error, FixAvailability::Sometimes, kDocs},
+                                             nullptr,
+                                             &check_config};
 
 }  // namespace msprobe::analysis

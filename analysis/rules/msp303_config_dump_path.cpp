@@ -49,9 +49,10 @@ void check_value(const config::JsonValue& v, FindingSink& sink) {
     return;
   }
   if (v.text[0] != '/')
-    sink.report(config::make_finding("MSP303", Severity::Hint, v.range,
-                                     "relative dump_path: it is resolved against the directory the run starts in (and that "
-                                     "directory's characters are checked too); an absolute path is recommended"));
+    sink.report(
+        config::make_finding("MSP303", Severity::Hint, v.range,
+                             "relative dump_path: it is resolved against the directory the run starts in (and that "
+                             "directory's characters are checked too); an absolute path is recommended"));
 }
 
 void check_config(const config::ConfigContext& ctx, FindingSink& sink) {

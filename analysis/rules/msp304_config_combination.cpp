@@ -100,7 +100,9 @@ class Combinations {
   static long count(const JsonMember* m) {
     return m && m->value.is(JsonKind::Array) ? static_cast<long>(m->value.items.size()) : 0;
   }
-  static std::string str(const JsonMember* m) { return m && m->value.is(JsonKind::String) ? m->value.text : std::string(); }
+  static std::string str(const JsonMember* m) {
+    return m && m->value.is(JsonKind::String) ? m->value.text : std::string();
+  }
 
   void l2() {
     if (e_.task != "tensor") {
@@ -126,8 +128,10 @@ class Combinations {
     if (task == "tensor" && e_.level != "debug" && count(e_.block_member("list")) == 0)
       report(Severity::Error, at,
              "async_dump with task tensor needs a non-empty tensor.list (\"the parameters list cannot be empty\")");
-    if (str(e_.block_member("summary_mode")) == "md5") report(Severity::Error, at, "async_dump does not allow summary_mode \"md5\"");
-    if (task != "statistics" && task != "tensor") report(Severity::Warning, at, "async_dump works with tasks statistics and tensor only");
+    if (str(e_.block_member("summary_mode")) == "md5")
+      report(Severity::Error, at, "async_dump does not allow summary_mode \"md5\"");
+    if (task != "statistics" && task != "tensor")
+      report(Severity::Warning, at, "async_dump works with tasks statistics and tensor only");
     if (e_.level == "L2") report(Severity::Warning, at, "async_dump does not work at level L2");
     report(Severity::Hint, at,
            "msProbe warns that async_dump may cause OOM; use it when the tool's synchronisation changes results");
@@ -144,7 +148,8 @@ class Combinations {
       if (item.text == "output" || item.text == "all") output = true;
     }
     if (input && !output)
-      report(Severity::Error, dm->value.range, "task nan_check rejects data_mode with \"input\" but without \"output\"");
+      report(Severity::Error, dm->value.range,
+             "task nan_check rejects data_mode with \"input\" but without \"output\"");
   }
 
   void data_tasks() {
@@ -168,15 +173,17 @@ class Combinations {
   // is an error: 8.3.3 and 26.0 both stop with ScopeException when the
   // debugger is built.
   void scope_names(const JsonValue& scope) {
-    static const std::vector<std::string> kPrefixes = {"Distributed", "Functional", "Torch", "Tensor", "Mint",
-                                                       "MintFunctional", "Primitive", "Aten", "VF", "NPU", "Jit"};
+    static const std::vector<std::string> kPrefixes = {
+        "Distributed", "Functional", "Torch", "Tensor", "Mint", "MintFunctional",
+        "Primitive",   "Aten",       "VF",    "NPU",    "Jit"};
     for (const JsonValue& item : scope.items) {
       if (!item.is(JsonKind::String)) continue;
       std::string head = item.text.substr(0, item.text.find('.'));
       bool module = head == "Module";
       bool api = std::find(kPrefixes.begin(), kPrefixes.end(), head) != kPrefixes.end();
       if (e_.level == "L0" && !module)
-        report(Severity::Warning, item.range, "at level L0 scope names are module names such as \"Module.conv1.Conv2d.forward.0\"");
+        report(Severity::Warning, item.range,
+               "at level L0 scope names are module names such as \"Module.conv1.Conv2d.forward.0\"");
       else if (e_.level == "L1" && module)
         report(Severity::Error, item.range,
                "at level L1 the scope takes API names, and " + config::quoted(item.text) +
@@ -184,7 +191,8 @@ class Combinations {
                    "or mix for module names, or API names such as \"Tensor.add.0.forward\"");
       else if (e_.level == "L1" && !api)
         report(Severity::Warning, item.range,
-               "at level L1 scope names are API names such as \"Tensor.add.0.forward\" (prefixes: " + config::join(kPrefixes) + ")");
+               "at level L1 scope names are API names such as \"Tensor.add.0.forward\" (prefixes: " +
+                   config::join(kPrefixes) + ")");
     }
   }
 
@@ -215,11 +223,13 @@ class Combinations {
       const JsonMember* preheat = e_.block_member("if_preheat");
       bool pre = preheat && preheat->value.is(JsonKind::Bool) && preheat->value.boolean;
       if (stage != "forward" || pre || (pert != "improve_precision" && pert != "to_cpu"))
-        report(Severity::Error, at("handler_type"),
-               "handler_type \"fix\" needs fuzz_stage forward, if_preheat false and pert_mode improve_precision or to_cpu");
+        report(
+            Severity::Error, at("handler_type"),
+            "handler_type \"fix\" needs fuzz_stage forward, if_preheat false and pert_mode improve_precision or to_cpu");
     }
     if (stage == "backward" && (count(e_.block_member("list")) == 0 || handler != "check"))
-      report(Severity::Error, at("fuzz_stage"), "fuzz_stage \"backward\" needs a non-empty list and handler_type \"check\"");
+      report(Severity::Error, at("fuzz_stage"),
+             "fuzz_stage \"backward\" needs a non-empty list and handler_type \"check\"");
   }
 
   const config::ConfigContext& ctx_;

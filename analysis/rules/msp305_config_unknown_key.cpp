@@ -53,8 +53,8 @@ class KeyCheck {
           break;
         case MemberRole::Ignored:
           report(Severity::Hint, m.member().key_range,
-                 quoted(m.key()) + where(m) + " is ignored by the PyTorch dump (" + std::string(m.field->ignored) + ")", {},
-                 {Tag::Unnecessary});
+                 quoted(m.key()) + where(m) + " is ignored by the PyTorch dump (" + std::string(m.field->ignored) + ")",
+                 {}, {Tag::Unnecessary});
           break;
         case MemberRole::Field: field(m); break;
         case MemberRole::Block: break;
@@ -87,20 +87,22 @@ class KeyCheck {
     report(Severity::Warning, m.member().key_range,
            "repeated key " + quoted(m.key()) + ": msProbe ignores this one and uses the one on line " +
                std::to_string(ctx_.line_of(later)),
-           {config::delete_member_fix(*m.object, m.index, "Remove the ignored " + quoted(m.key()))}, {Tag::Unnecessary});
+           {config::delete_member_fix(*m.object, m.index, "Remove the ignored " + quoted(m.key()))},
+           {Tag::Unnecessary});
   }
 
   void field(const config::MemberRef& m) {
     if (m.top_level() && m.key() == "enable_dataloader" && ctx_.version == config::ConfigVersion::V8)
       report(Severity::Hint, m.member().key_range,
-             "enable_dataloader is deprecated (and ignored by msProbe 26.x); call start/stop/step in the loop instead", {},
-             {Tag::Deprecated});
+             "enable_dataloader is deprecated (and ignored by msProbe 26.x); call start/stop/step in the loop instead",
+             {}, {Tag::Deprecated});
     if (m.field->type == config::FieldType::SliceList && m.value().is(config::JsonKind::Array)) {
       for (const config::JsonValue& item : m.value().items) {
         if (!item.is(config::JsonKind::Object)) continue;
         for (const config::JsonMember& s : item.members) {
           if (s.key != "dim" && s.key != "size" && s.key != "begin" && s.key != "end")
-            report(Severity::Warning, s.key_range, "unknown slice key " + quoted(s.key) + ": only dim, size, begin and end are read");
+            report(Severity::Warning, s.key_range,
+                   "unknown slice key " + quoted(s.key) + ": only dim, size, begin and end are read");
         }
       }
     }
@@ -130,8 +132,9 @@ class KeyCheck {
         if (t->has_block) candidates.emplace_back(t->name);
       }
     } else if (config::find_field("", key)) {
-      report(Severity::Warning, m.member().key_range,
-             quoted(key) + " belongs at the top level of config.json; inside " + quoted(m.block) + " msProbe ignores it");
+      report(
+          Severity::Warning, m.member().key_range,
+          quoted(key) + " belongs at the top level of config.json; inside " + quoted(m.block) + " msProbe ignores it");
       return;
     }
     std::string best = config::did_you_mean(key, candidates);
@@ -152,10 +155,9 @@ void check_config(const config::ConfigContext& ctx, FindingSink& sink) { KeyChec
 
 }  // namespace
 
-extern const Rule msp305_config_unknown_key{
-    {"MSP305", "config-unknown-key", "A config.json key msProbe ignores", Severity::Warning,
-     FixAvailability::Sometimes, kDocs},
-    nullptr,
-    &check_config};
+extern const Rule msp305_config_unknown_key{{"MSP305", "config-unknown-key", "A config.json key msProbe ignores",
+                                             Severity::Warning, FixAvailability::Sometimes, kDocs},
+                                            nullptr,
+                                            &check_config};
 
 }  // namespace msprobe::analysis

@@ -64,8 +64,8 @@ void check(const RuleContext& ctx, FindingSink& sink) {
 }  // namespace
 
 extern const Rule msp306_config_missing{
-    {"MSP306", "config-missing", "PrecisionDebugger(config_path=...) names a file that does not exist",
-     Severity::Error, FixAvailability::Always, kDocs},
+    {"MSP306", "config-missing", "PrecisionDebugger(config_path=...) names a file that does not exist", Severity::Error,
+     FixAvailability::Always, kDocs},
     &check};
 
 }  // namespace msprobe::analysis

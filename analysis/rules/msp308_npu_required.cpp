@@ -48,7 +48,8 @@ void check_config(const config::ConfigContext& ctx, FindingSink& sink) {
   const config::RunSettings& e = *ctx.effective;
   if (e.level == "L2") npu_missing(ctx.options, e.level_at, "level L2 (kernel dump)", sink);
   if (e.task != "nan_check" || ctx.version != config::ConfigVersion::V26) return;
-  if (!npu_missing(ctx.options, e.task_at, "task nan_check (it also needs msProbe built with --include-mod=nan_check)", sink))
+  if (!npu_missing(ctx.options, e.task_at, "task nan_check (it also needs msProbe built with --include-mod=nan_check)",
+                   sink))
     sink.report(config::make_finding(
         "MSP308", Severity::Info, e.task_at,
         "task nan_check needs Ascend NPU with torch_npu, msProbe built from source with --include-mod=nan_check "
@@ -57,10 +58,9 @@ void check_config(const config::ConfigContext& ctx, FindingSink& sink) {
 
 }  // namespace
 
-extern const Rule msp308_npu_required{
-    {"MSP308", "npu-required", "Level L2 or task nan_check without an NPU", Severity::Warning,
-     FixAvailability::None, kDocs},
-    nullptr,
-    &check_config};
+extern const Rule msp308_npu_required{{"MSP308", "npu-required", "Level L2 or task nan_check without an NPU",
+                                       Severity::Warning, FixAvailability::None, kDocs},
+                                      nullptr,
+                                      &check_config};
 
 }  // namespace msprobe::analysis

@@ -39,8 +39,10 @@ void check_config(const config::ConfigContext& ctx, FindingSink& sink) {
   sink.report(config::make_finding(
       "MSP309", Severity::Error, ctx.effective->task_at,
       "task \"tensor\" needs PyTorch 2.0 or later (it saves tensors through Tensor.untyped_storage()), but the target "
-      "PyTorch is " + torch->text + ": msProbe 26.x stops with an AttributeError and 8.x writes an empty dump (\"data\": {}, "
-      "the error in dump_error_info.log). Use task \"statistics\", or PyTorch >= 2.0"));
+      "PyTorch is " +
+          torch->text +
+          ": msProbe 26.x stops with an AttributeError and 8.x writes an empty dump (\"data\": {}, "
+          "the error in dump_error_info.log). Use task \"statistics\", or PyTorch >= 2.0"));
 }
 
 }  // namespace

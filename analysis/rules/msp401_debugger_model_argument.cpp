@@ -38,7 +38,8 @@ void check(const RuleContext& ctx, FindingSink& sink) {
     int index = -1, positional = 0;
     for (std::size_t i = 0; i < c.args.size(); ++i) {
       const Argument& a = c.args[i];
-      if (a.keyword == "model" || (a.keyword.empty() && a.text[0] != '*' && positional++ == 4)) index = static_cast<int>(i);
+      if (a.keyword == "model" || (a.keyword.empty() && a.text[0] != '*' && positional++ == 4))
+        index = static_cast<int>(i);
     }
     if (index < 0) continue;
     const Argument& a = c.args[static_cast<std::size_t>(index)];
@@ -48,12 +49,14 @@ void check(const RuleContext& ctx, FindingSink& sink) {
       out.severity = Severity::Hint;
       out.tags.push_back(Tag::Deprecated);
       out.message = "The model argument of PrecisionDebugger(...) is deprecated in msProbe " +
-                    ctx.options.msprobe_version->text + " and raises TypeError in 26.x: pass it to start(model=" +
-                    a.text + ") instead";
+                    ctx.options.msprobe_version->text +
+                    " and raises TypeError in 26.x: pass it to start(model=" + a.text + ") instead";
     } else {
       out.severity = Severity::Error;
-      out.message = "PrecisionDebugger(...) has no model parameter in msProbe 26.x (TypeError): pass the model to "
-                    "start(model=" + a.text + ") instead";
+      out.message =
+          "PrecisionDebugger(...) has no model parameter in msProbe 26.x (TypeError): pass the model to "
+          "start(model=" +
+          a.text + ") instead";
     }
     Fix fix;
     fix.edits.push_back(remove_argument(ctx.source, c, static_cast<std::size_t>(index)));

@@ -49,8 +49,9 @@ void check(const RuleContext& ctx, FindingSink& sink) {
       int pos = a.keyword.empty() ? positional++ : -1;
       if (u.kind == MsprobeKind::Start) {
         if (a.keyword == "rank_id" || a.keyword == "scheduled_tokens") report(r, "start(" + a.keyword + "=...)");
-        else if (pos >= 2) report(r, "A " + std::string(pos == 2 ? "third" : "fourth") + " argument of start() (" +
-                                         (pos == 2 ? "rank_id" : "scheduled_tokens") + ")");
+        else if (pos >= 2)
+          report(r, "A " + std::string(pos == 2 ? "third" : "fourth") + " argument of start() (" +
+                        (pos == 2 ? "rank_id" : "scheduled_tokens") + ")");
       } else if (u.kind == MsprobeKind::SeedAll) {
         if (a.keyword == "is_enhanced" || pos == 3) report(r, "seed_all(is_enhanced=...)");
       }
@@ -65,9 +66,8 @@ void check(const RuleContext& ctx, FindingSink& sink) {
 
 }  // namespace
 
-extern const Rule msp403_newer_api{
-    {"MSP403", "newer-api", "26.x-only msProbe API used with an 8.x target", Severity::Error, FixAvailability::None,
-     kDocs},
-    &check};
+extern const Rule msp403_newer_api{{"MSP403", "newer-api", "26.x-only msProbe API used with an 8.x target",
+                                    Severity::Error, FixAvailability::None, kDocs},
+                                   &check};
 
 }  // namespace msprobe::analysis

@@ -38,8 +38,8 @@ detection, `acc_check` for the accuracy pre-check), or set the target version
 )md";
 
 const std::array<const char*, 6> k26 = {"statistics", "tensor", "acc_check", "structure", "nan_check", "diff_check"};
-const std::array<const char*, 7> k8 = {"statistics", "tensor", "overflow_check", "free_benchmark", "run_ut",
-                                       "grad_probe", "structure"};
+const std::array<const char*, 7> k8 = {"statistics", "tensor",     "overflow_check", "free_benchmark",
+                                       "run_ut",     "grad_probe", "structure"};
 
 template <std::size_t N>
 bool in(const std::array<const char*, N>& a, const std::string& s) {
@@ -72,7 +72,8 @@ std::size_t distance(const std::string& a, const std::string& b) {
 }
 
 std::string replacement_hint(const std::string& task) {
-  if (task == "overflow_check") return "; use nan_check for NaN/overflow detection (or the `msprobe overflow_check` CLI on a dump)";
+  if (task == "overflow_check")
+    return "; use nan_check for NaN/overflow detection (or the `msprobe overflow_check` CLI on a dump)";
   if (task == "run_ut") return "; it is called acc_check in 26.x";
   if (task == "free_benchmark" || task == "grad_probe") return "; 26.x has no equivalent task";
   if (task == "acc_check") return "; in 8.x the accuracy pre-check is run_ut";
@@ -83,9 +84,9 @@ std::string replacement_hint(const std::string& task) {
 void check(const RuleContext& ctx, FindingSink& sink) {
   const FileFacts& f = ctx.facts;
   const bool old = ctx.options.msprobe_is_8x();
-  const std::string target = old ? "msProbe " + ctx.options.msprobe_version->text
-                                 : ctx.options.msprobe_version ? "msProbe " + ctx.options.msprobe_version->text
-                                                               : "msProbe 26.x (the default target)";
+  const std::string target = old                           ? "msProbe " + ctx.options.msprobe_version->text
+                             : ctx.options.msprobe_version ? "msProbe " + ctx.options.msprobe_version->text
+                                                           : "msProbe 26.x (the default target)";
   for (const ConstructSite& site : construct_sites(ctx.source, f)) {
     if (!is_pytorch_use(f, f.msprobe[static_cast<std::size_t>(site.use)])) continue;
     const Call& c = f.calls[static_cast<std::size_t>(site.call)];
@@ -106,8 +107,8 @@ void check(const RuleContext& ctx, FindingSink& sink) {
     if (v == "exception_dump") {
       out.message = "task \"exception_dump\" is MindSpore only; the PyTorch PrecisionDebugger rejects it";
     } else if (old ? in(k26, v) : in(k8, v)) {
-      out.message = "task \"" + v + "\" is " + (old ? "a 26.x" : "an 8.x") + " task: " + target +
-                    " rejects it" + replacement_hint(v);
+      out.message = "task \"" + v + "\" is " + (old ? "a 26.x" : "an 8.x") + " task: " + target + " rejects it" +
+                    replacement_hint(v);
     } else {
       std::string best;
       std::size_t best_d = 3;
@@ -115,7 +116,8 @@ void check(const RuleContext& ctx, FindingSink& sink) {
         std::size_t d = distance(v, t);
         if (d < best_d) best_d = d, best = t;
       };
-      for (const char* t : old ? std::vector<const char*>(k8.begin(), k8.end()) : std::vector<const char*>(k26.begin(), k26.end()))
+      for (const char* t :
+           old ? std::vector<const char*>(k8.begin(), k8.end()) : std::vector<const char*>(k26.begin(), k26.end()))
         consider(t);
       out.message = "\"" + v + "\" is not a msProbe task" + (best.empty() ? "" : " (did you mean \"" + best + "\"?)") +
                     "; " + target + " accepts " +

@@ -104,9 +104,10 @@ void check(const RuleContext& ctx, FindingSink& sink) {
     Finding out;
     out.severity = Severity::Hint;
     out.range = name_range(ctx.source, cls.range, cls.name);
-    out.message = "GPUModelRunner is not instrumented for the msProbe dump: build the debugger in __init__, call "
-                  "self.debugger.start(model=self.model) at the entry of execute_model and stop()/step() in a finally; "
-                  "run the server with --enforce-eager";
+    out.message =
+        "GPUModelRunner is not instrumented for the msProbe dump: build the debugger in __init__, call "
+        "self.debugger.start(model=self.model) at the entry of execute_model and stop()/step() in a finally; "
+        "run the server with --enforce-eager";
     const Function& fn = f.functions[static_cast<std::size_t>(exec)];
     out.related.push_back({name_range(ctx.source, fn.range, fn.name), "execute_model runs each batch"});
     int init = method(f, cls.name, "__init__");

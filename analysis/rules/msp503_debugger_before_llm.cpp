@@ -41,10 +41,12 @@ std::optional<Fix> move_after_llm(const RuleContext& ctx, const ConstructSite& s
     // Moving into the function: other functions keep reading the module-level name.
     bool used_elsewhere = false;
     for (const MsprobeUse& u : f.msprobe) {
-      if (u.call >= 0 && u.receiver == site.target && f.calls[static_cast<std::size_t>(u.call)].function != llm.function)
+      if (u.call >= 0 && u.receiver == site.target &&
+          f.calls[static_cast<std::size_t>(u.call)].function != llm.function)
         used_elsewhere = true;
     }
-    if (used_elsewhere) prefix = indent_of_line(ctx.source, anchor.line) + "global " + site.target + line_break(ctx.source);
+    if (used_elsewhere)
+      prefix = indent_of_line(ctx.source, anchor.line) + "global " + site.target + line_break(ctx.source);
   }
   InsertionPoint to{ctx.source.line_of(anchor.range.end), true, indent_of_line(ctx.source, anchor.line)};
   auto edits = move_statements(ctx.source, f, {site.stmt}, to, prefix);

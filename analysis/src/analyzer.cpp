@@ -4,9 +4,9 @@
 #include <algorithm>
 
 #include "msprobe/analysis/project.h"
+#include "msprobe/analysis/suppression.h"
 #include "repair.h"
 #include "syntax_findings.h"
-#include "msprobe/analysis/suppression.h"
 
 namespace msprobe::analysis {
 
@@ -27,7 +27,8 @@ std::vector<Finding> check_facts(const SourceText& source, const FileFacts& fact
     }
   }
   apply_suppressions(source, facts, options, findings);
-  for (Finding& f : syntax_findings(source.view(), facts.syntax_errors, kMaxSyntaxFindings)) findings.push_back(std::move(f));
+  for (Finding& f : syntax_findings(source.view(), facts.syntax_errors, kMaxSyntaxFindings))
+    findings.push_back(std::move(f));
   std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
     if (a.range.start != b.range.start) return a.range.start < b.range.start;
     return a.code < b.code;

@@ -22,7 +22,8 @@ bool upper_first(std::string_view s) { return !s.empty() && std::isupper(static_
 bool is_identifier(std::string_view s) {
   if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
   for (char c : s) {
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || static_cast<unsigned char>(c) >= 0x80)) return false;
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || static_cast<unsigned char>(c) >= 0x80))
+      return false;
   }
   return true;
 }
@@ -43,12 +44,37 @@ bool is_dotted_name(std::string_view s) {
 uint64_t range_key(ByteRange r) { return (static_cast<uint64_t>(r.start) << 32) | r.end; }
 
 bool is_optimizer_class(std::string_view name) {
-  static const std::string_view kNames[] = {
-      "SGD",      "Adam",     "AdamW",     "Adagrad",  "Adadelta",         "Adamax",      "ASGD",
-      "LBFGS",    "NAdam",    "RAdam",     "RMSprop",  "RMSProp",          "Rprop",       "SparseAdam",
-      "Momentum", "Lamb",     "LAMB",      "LARS",     "Adafactor",        "FusedAdam",   "FusedLAMB",
-      "FusedSGD", "Lion",     "Muon",      "AdamWeightDecay", "DeepSpeedCPUAdam", "ProximalAdagrad", "FTRL",
-      "Adan",     "Novograd", "ZeroRedundancyOptimizer"};
+  static const std::string_view kNames[] = {"SGD",
+                                            "Adam",
+                                            "AdamW",
+                                            "Adagrad",
+                                            "Adadelta",
+                                            "Adamax",
+                                            "ASGD",
+                                            "LBFGS",
+                                            "NAdam",
+                                            "RAdam",
+                                            "RMSprop",
+                                            "RMSProp",
+                                            "Rprop",
+                                            "SparseAdam",
+                                            "Momentum",
+                                            "Lamb",
+                                            "LAMB",
+                                            "LARS",
+                                            "Adafactor",
+                                            "FusedAdam",
+                                            "FusedLAMB",
+                                            "FusedSGD",
+                                            "Lion",
+                                            "Muon",
+                                            "AdamWeightDecay",
+                                            "DeepSpeedCPUAdam",
+                                            "ProximalAdagrad",
+                                            "FTRL",
+                                            "Adan",
+                                            "Novograd",
+                                            "ZeroRedundancyOptimizer"};
   for (std::string_view k : kNames) {
     if (name == k) return true;
   }
@@ -66,15 +92,16 @@ bool model_like_name(std::string_view last) {
   for (std::string_view suffix : {"_func", "_fn", "provider", "factory", "builder", "_getter", "_cls", "_class"}) {
     if (ends_with(l, suffix)) return false;
   }
-  if (contains_any(l, {"loss", "criterion", "optim", "sched", "metric", "token", "config", "cfg", "loader",
-                       "dataset", "writer", "logger", "path", "dir", "state", "scaler", "step", "hook", "mask",
-                       "param", "weight", "device", "dtype", "shape", "kwargs", "args", "name", "type",
-                       "parallel_size", "output", "input"}))
+  if (contains_any(l, {"loss",   "criterion", "optim",  "sched",  "metric",        "token",  "config", "cfg",
+                       "loader", "dataset",   "writer", "logger", "path",          "dir",    "state",  "scaler",
+                       "step",   "hook",      "mask",   "param",  "weight",        "device", "dtype",  "shape",
+                       "kwargs", "args",      "name",   "type",   "parallel_size", "output", "input"}))
     return false;
-  return contains_any(l, {"model", "net", "encoder", "decoder", "generator", "discriminator", "classifier",
-                          "policy", "actor", "critic", "backbone", "transformer", "engine", "llm", "unet", "vae",
-                          "denoiser", "student", "teacher", "detector", "regressor", "autoencoder", "predictor",
-                          "tagger", "embedder"});
+  return contains_any(l,
+                      {"model",       "net",       "encoder",  "decoder",  "generator",   "discriminator", "classifier",
+                       "policy",      "actor",     "critic",   "backbone", "transformer", "engine",        "llm",
+                       "unet",        "vae",       "denoiser", "student",  "teacher",     "detector",      "regressor",
+                       "autoencoder", "predictor", "tagger",   "embedder"});
 }
 
 // `build_model`, `get_model`, `load_model`, ...: a function that returns a model.
@@ -89,9 +116,9 @@ bool model_factory_name(std::string_view last) {
 
 // Methods that return the object they are called on (for the model's purposes).
 bool returns_self(std::string_view method) {
-  static const std::string_view kNames[] = {"to",     "cuda",     "cpu",   "npu",  "xpu",      "eval",
-                                            "train",  "half",     "float", "double", "bfloat16", "requires_grad_",
-                                            "share_memory", "to_empty"};
+  static const std::string_view kNames[] = {"to",       "cuda",           "cpu",          "npu",     "xpu",
+                                            "eval",     "train",          "half",         "float",   "double",
+                                            "bfloat16", "requires_grad_", "share_memory", "to_empty"};
   for (std::string_view k : kNames) {
     if (method == k) return true;
   }
@@ -117,8 +144,10 @@ std::string_view receiver_of(std::string_view dotted) {
 }
 
 Bindings::Bindings(const FileFacts& facts) : f_(facts) {
-  for (std::size_t i = 0; i < f_.calls.size(); ++i) calls_by_range_.emplace(range_key(f_.calls[i].range), static_cast<int>(i));
-  for (std::size_t i = 0; i < f_.functions.size(); ++i) functions_by_name_[f_.functions[i].name].push_back(static_cast<int>(i));
+  for (std::size_t i = 0; i < f_.calls.size(); ++i)
+    calls_by_range_.emplace(range_key(f_.calls[i].range), static_cast<int>(i));
+  for (std::size_t i = 0; i < f_.functions.size(); ++i)
+    functions_by_name_[f_.functions[i].name].push_back(static_cast<int>(i));
   for (std::size_t i = 0; i < f_.classes.size(); ++i) classes_by_name_[f_.classes[i].name] = static_cast<int>(i);
   returns_by_function_.resize(f_.functions.size());
   for (std::size_t i = 0; i < f_.returns.size(); ++i) {
@@ -371,14 +400,13 @@ Bindings::Info Bindings::classify_call(int call, int depth) const {
     else if (ends_with(lastq, "Loss")) info.holds = kLoss;
     else if (lastq == "from_pretrained" || starts_with(lastq, "AutoModel")) {
       std::string_view owner = last_name(receiver_of(q));
-      info.holds = starts_with(lastq, "AutoModel") || contains(owner, "Model") || contains(owner, "For") ? kModel : kOther;
+      info.holds = starts_with(lastq, "AutoModel") || contains(owner, "Model") || contains(owner, "For") ? kModel
+                                                                                                         : kOther;
     } else if ((starts_with(q, "timm.") && lastq == "create_model") || starts_with(q, "torchvision.models.") ||
                q == "torch.hub.load")
       info.holds = kModel;
-    else if (upper_first(lastq) && (starts_with(q, "torch.nn.") || contains(q, ".nn.")))
-      info.holds = kModel;
-    else if (model_factory_name(lastq))
-      info.holds = kModel;
+    else if (upper_first(lastq) && (starts_with(q, "torch.nn.") || contains(q, ".nn."))) info.holds = kModel;
+    else if (model_factory_name(lastq)) info.holds = kModel;
     // Anything else imported is unknown: the name it is bound to decides, and
     // the project may know the class.
     if (info.holds == 0 && is_dotted_name(callee)) info.ctor = std::string(callee);
@@ -419,8 +447,7 @@ Bindings::Info Bindings::classify_call(int call, int depth) const {
   else if (contains(l, "optim")) info.holds = kOptimizer;
   else if (contains(l, "sched")) info.holds = kScheduler;
   else if (last == "LLM") info.holds = kLlm;
-  else if (model_factory_name(last))
-    info.holds = kModel;
+  else if (model_factory_name(last)) info.holds = kModel;
   // A class or function of another module (a relative import, a star import):
   // the project may know it.
   if (info.holds == 0 && is_dotted_name(callee) && !is_local_callable(callee)) info.ctor = std::string(callee);

@@ -33,7 +33,7 @@ class CallGraph {
 
  private:
   const FileFacts& f_;
-  std::vector<int> targets_;               // per call
+  std::vector<int> targets_;                // per call
   std::vector<std::vector<int>> calls_in_;  // per function: its calls
   std::vector<std::vector<int>> callers_;   // per function: calls that target it
 };

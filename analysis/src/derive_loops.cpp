@@ -58,7 +58,8 @@ class LoopDeriver {
     for (std::size_t i = 0; i < n; ++i) {
       if (role[i] == LoopRole::None) continue;
       for (int p = f_.loops[i].parent; p >= 0; p = f_.loops[static_cast<std::size_t>(p)].parent) {
-        if (role[static_cast<std::size_t>(p)] == LoopRole::Train && role[i] != LoopRole::Train) role[i] = LoopRole::None;
+        if (role[static_cast<std::size_t>(p)] == LoopRole::Train && role[i] != LoopRole::Train)
+          role[i] = LoopRole::None;
       }
     }
     // Forward-only loops: evaluation next to training, else the script's inference.
@@ -73,7 +74,8 @@ class LoopDeriver {
     for (std::size_t i = 0; i < n; ++i) {
       if (role[i] == LoopRole::None) continue;
       const Loop& l = f_.loops[i];
-      warm_strong[i] = l.function >= 0 && contains(lowered(f_.functions[static_cast<std::size_t>(l.function)].name), "warm");
+      warm_strong[i] = l.function >= 0 &&
+                       contains(lowered(f_.functions[static_cast<std::size_t>(l.function)].name), "warm");
       warm[i] = warm_strong[i] || contains(lowered(l.iterable + " " + l.target), "warm") || paragraph_says_warmup(l) ||
                 repeats_a_few_times(l);
     }
@@ -151,9 +153,7 @@ class LoopDeriver {
   }
 
   bool under_no_grad(const Loop& l) const {
-    auto guards = [](const std::string& item) {
-      return contains(item, "no_grad") || contains(item, "inference_mode");
-    };
+    auto guards = [](const std::string& item) { return contains(item, "no_grad") || contains(item, "inference_mode"); };
     for (int w = l.with_block; w >= 0; w = f_.with_blocks[static_cast<std::size_t>(w)].parent) {
       for (const std::string& item : f_.with_blocks[static_cast<std::size_t>(w)].items) {
         if (guards(item)) return true;
@@ -213,9 +213,10 @@ class LoopDeriver {
                ", next to a train loop";
       case LoopRole::Inference:
         if (info.generation) return "generates on every iteration";
-        return info.model.empty() ? "replays a captured graph on every iteration"
-                                  : std::string("forward only") + (info.no_grad ? " under no_grad/inference_mode" : "") +
-                                        ", and the file has no train loop";
+        return info.model.empty()
+                   ? "replays a captured graph on every iteration"
+                   : std::string("forward only") + (info.no_grad ? " under no_grad/inference_mode" : "") +
+                         ", and the file has no train loop";
       case LoopRole::None: break;
     }
     return "";

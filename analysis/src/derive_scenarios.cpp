@@ -58,13 +58,13 @@ void derive_scenarios(FileFacts& f) {
   }
   for (const Call& c : f.calls) {
     const std::string& q = c.qualified;
-    if (q == "torchair.get_npu_backend" || (starts_with(q, "torchair.") && q.find("CompilerConfig") != std::string::npos))
+    if (q == "torchair.get_npu_backend" ||
+        (starts_with(q, "torchair.") && q.find("CompilerConfig") != std::string::npos))
       mark(Scenario::Torchair, c.range, c.line, q + "(...)");
     else if (q == "torch.npu.graph" || q == "torch.npu.NPUGraph" || q == "torch_npu.npu.graph" ||
              q == "torch.cuda.graph" || q == "torch.cuda.CUDAGraph" || q.find("AclGraphDumper") != std::string::npos)
       mark(Scenario::Aclgraph, c.range, c.line, q + "(...)");
-    else if (q == "vllm.LLM")
-      mark(Scenario::VllmOffline, c.range, c.line, "LLM(...)");
+    else if (q == "vllm.LLM") mark(Scenario::VllmOffline, c.range, c.line, "LLM(...)");
     else if (q.find("TrainerMon") != std::string::npos || q.find("TrainerMonitorV2") != std::string::npos)
       mark(Scenario::Monitor, c.range, c.line, q + "(...)");
   }
@@ -86,7 +86,8 @@ void derive_scenarios(FileFacts& f) {
       }
     }
   }
-  std::sort(m.begin(), m.end(), [](const ScenarioMarker& a, const ScenarioMarker& b) { return a.range.start < b.range.start; });
+  std::sort(m.begin(), m.end(),
+            [](const ScenarioMarker& a, const ScenarioMarker& b) { return a.range.start < b.range.start; });
   f.scenario_markers = std::move(m);
 
   std::vector<Scenario> s;

@@ -80,9 +80,8 @@ void add_branch_sites(const FileFacts& f, std::vector<int>& sites) {
     for (auto& [s, b] : candidates) {
       if (!b.has_else || b.blocks.empty() || std::find(sites.begin(), sites.end(), s) != sites.end()) continue;
       bool all = std::all_of(b.blocks.begin(), b.blocks.end(), [&](ByteRange block) {
-        return std::any_of(sites.begin(), sites.end(), [&](int x) {
-          return inside(stmt(f, x).range, block) && runs_at_block_end(f, x, block);
-        });
+        return std::any_of(sites.begin(), sites.end(),
+                           [&](int x) { return inside(stmt(f, x).range, block) && runs_at_block_end(f, x, block); });
       });
       if (all) {
         sites.push_back(s);
@@ -260,8 +259,8 @@ std::vector<std::string> missing_call_texts(const std::string& receiver, Missing
   return out;
 }
 
-std::optional<std::vector<Edit>> insert_missing_calls(const SourceText& src, const FileFacts& f,
-                                                      const StartBalance& b, const std::string& receiver) {
+std::optional<std::vector<Edit>> insert_missing_calls(const SourceText& src, const FileFacts& f, const StartBalance& b,
+                                                      const std::string& receiver) {
   std::vector<Edit> edits;
   const std::string eol = line_break(src);
   for (const ExitGap& gap : b.exits) {
@@ -284,7 +283,8 @@ std::optional<std::vector<Edit>> insert_missing_calls(const SourceText& src, con
     if (body.empty()) return std::nullopt;
     const Statement& first = stmt(f, body.front());
     const Statement& last = stmt(f, body.back());
-    std::string_view lead = src.view().substr(src.line_start(first.line), first.range.start - src.line_start(first.line));
+    std::string_view lead = src.view().substr(src.line_start(first.line),
+                                              first.range.start - src.line_start(first.line));
     if (!std::all_of(lead.begin(), lead.end(), [](char c) { return c == ' ' || c == '\t'; })) return std::nullopt;
     std::string text;
     for (const auto& c : missing_call_texts(receiver, b.at_end)) text += std::string(lead) + c + eol;
@@ -326,7 +326,7 @@ InsertionPoint module_setup_point(const FileFacts& f) {
 
 bool runs_at_module_setup(const FileFacts& f, int call) {
   static const std::set<std::string> kBuiltins = {"str", "int", "float", "bool", "dict", "list", "tuple",
-                                                  "set", "len", "abs", "min", "max", "range"};
+                                                  "set", "len", "abs",   "min",  "max",  "range"};
   const Call& c = f.calls[static_cast<std::size_t>(call)];
   for (const Argument& a : c.args) {
     if (is_constant_expression(a.text)) continue;
@@ -365,8 +365,9 @@ std::optional<std::vector<Edit>> move_to_module_setup(const SourceText& src, con
 }
 
 bool is_plain_name(const std::string& s) {
-  return !s.empty() && !std::isdigit(static_cast<unsigned char>(s[0])) &&
-         std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+  return !s.empty() && !std::isdigit(static_cast<unsigned char>(s[0])) && std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  });
 }
 
 std::optional<Edit> wrap_in_try_finally(const SourceText& src, const FileFacts& f, const std::vector<int>& stmts,

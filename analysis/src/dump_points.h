@@ -18,9 +18,9 @@ namespace msprobe::analysis {
 
 // A `PrecisionDebugger(...)` construction.
 struct ConstructSite {
-  int use = -1;    // index into FileFacts::msprobe
-  int call = -1;   // index into FileFacts::calls
-  int stmt = -1;   // the enclosing simple statement
+  int use = -1;        // index into FileFacts::msprobe
+  int call = -1;       // index into FileFacts::calls
+  int stmt = -1;       // the enclosing simple statement
   std::string target;  // "debugger", "self.debugger"; empty when not assigned
   // The statement is exactly `target = PrecisionDebugger(...)` or the bare
   // call, alone on its lines: it can be moved as a whole.
@@ -45,8 +45,8 @@ DumpCallSites dump_call_sites(const FileFacts& f, const ProjectView* project = n
 struct StartScope {
   int loop = -1;
   int function = -1;
-  ByteRange block;       // the loop body, function body or module
-  int loop_stmt = -1;    // statement index of the loop
+  ByteRange block;     // the loop body, function body or module
+  int loop_stmt = -1;  // statement index of the loop
 };
 StartScope start_scope(const FileFacts& f, const Call& start);
 
@@ -65,8 +65,8 @@ struct StartBalance {
   // Only "does any stop()/step() follow" was asked: the start is conditional,
   // or at module level, where the calls often sit in a later loop.
   bool weak = false;
-  std::vector<ExitGap> exits;      // only the exits that miss something
-  Missing at_end;                  // falling off the end of the scope
+  std::vector<ExitGap> exits;  // only the exits that miss something
+  Missing at_end;              // falling off the end of the scope
   bool end_reachable = true;
   bool any() const { return !exits.empty() || at_end.any(); }
 };
@@ -78,8 +78,8 @@ std::vector<std::string> missing_call_texts(const std::string& receiver, Missing
 // Edits that insert the missing calls of a balance (before each gap exit,
 // after the last statement of the scope). nullopt when a place has no line
 // of its own to take them.
-std::optional<std::vector<Edit>> insert_missing_calls(const SourceText& src, const FileFacts& f,
-                                                      const StartBalance& b, const std::string& receiver);
+std::optional<std::vector<Edit>> insert_missing_calls(const SourceText& src, const FileFacts& f, const StartBalance& b,
+                                                      const std::string& receiver);
 
 // Moves whole statements (in order) to new lines at `to`, re-indented with
 // its indent, after `prefix_lines`. Statements that leave their block empty

@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <cctype>
 
-#include "python_edits.h"
 #include "msprobe/analysis/text_match.h"
+#include "python_edits.h"
 
 namespace msprobe::analysis {
 namespace {
@@ -64,7 +64,8 @@ std::optional<Fix> disable_dynamo_env_fix(const SourceText& source, const FileFa
     fix.title = "Set TORCHDYNAMO_DISABLE=1 before torch is imported";
     fix.safety = FixSafety::Safe;
     fix.edits.push_back({{static_cast<uint32_t>(at), static_cast<uint32_t>(at)},
-                         indent + "import os" + eol + indent + "os.environ[\"TORCHDYNAMO_DISABLE\"] = \"1\"  # msProbe dump needs eager mode" + eol});
+                         indent + "import os" + eol + indent +
+                             "os.environ[\"TORCHDYNAMO_DISABLE\"] = \"1\"  # msProbe dump needs eager mode" + eol});
     return fix;
   }
   return std::nullopt;
@@ -165,7 +166,8 @@ std::vector<DynamoSite> find_dynamo_sites(const SourceText& source, const FileFa
     if (!is_dynamo_name(full) && !is_dynamo_name(imp.module)) continue;
     sites.push_back({DynamoForm::Dynamo, imp.range, "import of " + full, {}, /*is_import=*/true});
   }
-  std::sort(sites.begin(), sites.end(), [](const DynamoSite& a, const DynamoSite& b) { return a.range.start < b.range.start; });
+  std::sort(sites.begin(), sites.end(),
+            [](const DynamoSite& a, const DynamoSite& b) { return a.range.start < b.range.start; });
   // One site per range (an import binding several names is one statement).
   sites.erase(std::unique(sites.begin(), sites.end(),
                           [](const DynamoSite& a, const DynamoSite& b) { return a.range == b.range; }),

@@ -38,13 +38,14 @@ bool plain_dotted(std::string_view s) {
 // worth a target (it keeps a big project's summaries small).
 bool library_root(std::string_view qualified) {
   static const std::string_view kRoots[] = {
-      "torch", "torch_npu", "numpy", "os", "sys", "math", "random", "logging", "time", "json", "re",
-      "collections", "itertools", "functools", "typing", "dataclasses", "pathlib", "argparse", "copy",
-      "pickle", "shutil", "subprocess", "warnings", "datetime", "glob", "tqdm", "wandb", "inspect",
-      "contextlib", "socket", "threading", "multiprocessing", "signal", "gc", "io", "csv", "string",
-      "uuid", "hashlib", "tempfile", "platform", "traceback", "yaml", "tensorboardX", "PIL", "cv2",
-      "matplotlib", "pandas", "scipy", "sklearn", "msprobe", "mindspore", "transformers", "datasets",
-      "accelerate", "deepspeed", "vllm", "megatron", "apex", "timm", "torchvision", "einops"};
+      "torch",    "torch_npu", "numpy",   "os",           "sys",          "math",       "random",     "logging",
+      "time",     "json",      "re",      "collections",  "itertools",    "functools",  "typing",     "dataclasses",
+      "pathlib",  "argparse",  "copy",    "pickle",       "shutil",       "subprocess", "warnings",   "datetime",
+      "glob",     "tqdm",      "wandb",   "inspect",      "contextlib",   "socket",     "threading",  "multiprocessing",
+      "signal",   "gc",        "io",      "csv",          "string",       "uuid",       "hashlib",    "tempfile",
+      "platform", "traceback", "yaml",    "tensorboardX", "PIL",          "cv2",        "matplotlib", "pandas",
+      "scipy",    "sklearn",   "msprobe", "mindspore",    "transformers", "datasets",   "accelerate", "deepspeed",
+      "vllm",     "megatron",  "apex",    "timm",         "torchvision",  "einops"};
   std::string_view root = qualified.substr(0, qualified.find('.'));
   for (std::string_view r : kRoots) {
     if (root == r) return true;
@@ -53,14 +54,77 @@ bool library_root(std::string_view qualified) {
 }
 
 bool builtin_name(std::string_view n) {
-  static const std::string_view kNames[] = {
-      "print", "len", "isinstance", "issubclass", "str", "repr", "type", "id", "hasattr", "getattr", "setattr",
-      "delattr", "vars", "dir", "list", "tuple", "dict", "set", "frozenset", "sum", "max", "min", "sorted",
-      "reversed", "zip", "enumerate", "iter", "next", "range", "int", "float", "bool", "abs", "round", "open",
-      "map", "filter", "any", "all", "super", "object", "callable", "format", "hash", "divmod", "pow", "chr",
-      "ord", "bytes", "bytearray", "slice", "exec", "eval", "globals", "locals", "input", "hex", "oct", "bin",
-      "ValueError", "TypeError", "RuntimeError", "KeyError", "IndexError", "NotImplementedError",
-      "AssertionError", "Exception", "StopIteration", "AttributeError", "OSError", "ImportError"};
+  static const std::string_view kNames[] = {"print",
+                                            "len",
+                                            "isinstance",
+                                            "issubclass",
+                                            "str",
+                                            "repr",
+                                            "type",
+                                            "id",
+                                            "hasattr",
+                                            "getattr",
+                                            "setattr",
+                                            "delattr",
+                                            "vars",
+                                            "dir",
+                                            "list",
+                                            "tuple",
+                                            "dict",
+                                            "set",
+                                            "frozenset",
+                                            "sum",
+                                            "max",
+                                            "min",
+                                            "sorted",
+                                            "reversed",
+                                            "zip",
+                                            "enumerate",
+                                            "iter",
+                                            "next",
+                                            "range",
+                                            "int",
+                                            "float",
+                                            "bool",
+                                            "abs",
+                                            "round",
+                                            "open",
+                                            "map",
+                                            "filter",
+                                            "any",
+                                            "all",
+                                            "super",
+                                            "object",
+                                            "callable",
+                                            "format",
+                                            "hash",
+                                            "divmod",
+                                            "pow",
+                                            "chr",
+                                            "ord",
+                                            "bytes",
+                                            "bytearray",
+                                            "slice",
+                                            "exec",
+                                            "eval",
+                                            "globals",
+                                            "locals",
+                                            "input",
+                                            "hex",
+                                            "oct",
+                                            "bin",
+                                            "ValueError",
+                                            "TypeError",
+                                            "RuntimeError",
+                                            "KeyError",
+                                            "IndexError",
+                                            "NotImplementedError",
+                                            "AssertionError",
+                                            "Exception",
+                                            "StopIteration",
+                                            "AttributeError",
+                                            "OSError",
+                                            "ImportError"};
   for (std::string_view k : kNames) {
     if (n == k) return true;
   }
@@ -69,16 +133,63 @@ bool builtin_name(std::string_view n) {
 
 // nn.Module's own methods that do not run the model.
 bool module_housekeeping(std::string_view method) {
-  static const std::string_view kNames[] = {
-      "parameters", "named_parameters", "buffers", "named_buffers", "children", "named_children", "modules",
-      "named_modules", "state_dict", "load_state_dict", "train", "eval", "to", "cuda", "cpu", "npu", "xpu", "half",
-      "float", "double", "bfloat16", "zero_grad", "requires_grad_", "apply", "add_module", "register_module",
-      "register_buffer", "register_parameter", "register_forward_hook", "register_forward_pre_hook",
-      "register_full_backward_hook", "register_backward_hook", "get_submodule", "get_parameter", "get_buffer",
-      "extra_repr", "share_memory", "type", "save_pretrained", "from_pretrained", "resize_token_embeddings",
-      "gradient_checkpointing_enable", "gradient_checkpointing_disable", "tie_weights", "num_parameters",
-      "get_input_embeddings", "get_output_embeddings", "set_input_embeddings", "print_trainable_parameters",
-      "module", "compile", "backward", "step", "no_sync", "join", "train_batch", "eval_batch"};
+  static const std::string_view kNames[] = {"parameters",
+                                            "named_parameters",
+                                            "buffers",
+                                            "named_buffers",
+                                            "children",
+                                            "named_children",
+                                            "modules",
+                                            "named_modules",
+                                            "state_dict",
+                                            "load_state_dict",
+                                            "train",
+                                            "eval",
+                                            "to",
+                                            "cuda",
+                                            "cpu",
+                                            "npu",
+                                            "xpu",
+                                            "half",
+                                            "float",
+                                            "double",
+                                            "bfloat16",
+                                            "zero_grad",
+                                            "requires_grad_",
+                                            "apply",
+                                            "add_module",
+                                            "register_module",
+                                            "register_buffer",
+                                            "register_parameter",
+                                            "register_forward_hook",
+                                            "register_forward_pre_hook",
+                                            "register_full_backward_hook",
+                                            "register_backward_hook",
+                                            "get_submodule",
+                                            "get_parameter",
+                                            "get_buffer",
+                                            "extra_repr",
+                                            "share_memory",
+                                            "type",
+                                            "save_pretrained",
+                                            "from_pretrained",
+                                            "resize_token_embeddings",
+                                            "gradient_checkpointing_enable",
+                                            "gradient_checkpointing_disable",
+                                            "tie_weights",
+                                            "num_parameters",
+                                            "get_input_embeddings",
+                                            "get_output_embeddings",
+                                            "set_input_embeddings",
+                                            "print_trainable_parameters",
+                                            "module",
+                                            "compile",
+                                            "backward",
+                                            "step",
+                                            "no_sync",
+                                            "join",
+                                            "train_batch",
+                                            "eval_batch"};
   for (std::string_view k : kNames) {
     if (method == k) return true;
   }
@@ -90,10 +201,11 @@ bool module_housekeeping(std::string_view method) {
 // loop has no forward of its own, that call is where it runs.
 std::string model_argument(const Call& c, const Bindings& b) {
   static const std::string_view kNotForward[] = {
-      "print", "len", "isinstance", "str", "repr", "type", "id", "hasattr", "getattr", "setattr", "vars",
-      "dir", "list", "tuple", "dict", "sum", "max", "min", "sorted", "zip", "enumerate", "iter", "next"};
+      "print", "len",   "isinstance", "str", "repr", "type", "id",     "hasattr", "getattr",   "setattr", "vars", "dir",
+      "list",  "tuple", "dict",       "sum", "max",  "min",  "sorted", "zip",     "enumerate", "iter",    "next"};
   std::string_view callee = c.callee;
-  if (c.qualified.rfind("torch.", 0) == 0 || c.qualified.rfind("copy.", 0) == 0 || c.qualified.rfind("logging.", 0) == 0)
+  if (c.qualified.rfind("torch.", 0) == 0 || c.qualified.rfind("copy.", 0) == 0 ||
+      c.qualified.rfind("logging.", 0) == 0)
     return {};
   for (std::string_view n : kNotForward) {
     if (callee == n) return {};

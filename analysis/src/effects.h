@@ -47,9 +47,9 @@ struct CallTarget {
     Super,     // `super().train()`: the method of a base class
   };
   Via via = Via::Name;
-  std::string name;      // Name: the callee as written; otherwise the method name
-  std::string ctor;      // Instance: the callee of the call that built the receiver ("Trainer")
-  int self_class = -1;   // Self/Super: the class (of this file) of the method that makes the call
+  std::string name;     // Name: the callee as written; otherwise the method name
+  std::string ctor;     // Instance: the callee of the call that built the receiver ("Trainer")
+  int self_class = -1;  // Self/Super: the class (of this file) of the method that makes the call
 };
 
 struct CallArg {
@@ -60,17 +60,17 @@ struct CallArg {
 // One call of the file that matters for loops: it runs a forward, backward or
 // step itself, or reaches a function that may.
 struct CallSite {
-  ByteRange at;                // the whole call
-  uint32_t line = 0;           // 0-based line of the call
-  int function = -1;           // enclosing def, -1 at module level
-  Effects kinds = 0;           // EffectKind bits of the call itself
-  std::string model;           // for a forward: the model expression ("" for a graph replay)
-  std::string passed_model;    // a model handed to code nobody can see into (a library's helper)
-  int helper = -1;             // a function of this file that runs here
-  int closure = -1;            // optimizer.step(closure): the closure's function
-  int target = -1;             // index into ModuleEffects::targets, -1 when none
-  std::string receiver;        // the callee's receiver as written ("trainer" in trainer.train_step), "" for none
-  std::vector<CallArg> args;   // kept for calls that reach a function (helper, closure, target)
+  ByteRange at;               // the whole call
+  uint32_t line = 0;          // 0-based line of the call
+  int function = -1;          // enclosing def, -1 at module level
+  Effects kinds = 0;          // EffectKind bits of the call itself
+  std::string model;          // for a forward: the model expression ("" for a graph replay)
+  std::string passed_model;   // a model handed to code nobody can see into (a library's helper)
+  int helper = -1;            // a function of this file that runs here
+  int closure = -1;           // optimizer.step(closure): the closure's function
+  int target = -1;            // index into ModuleEffects::targets, -1 when none
+  std::string receiver;       // the callee's receiver as written ("trainer" in trainer.train_step), "" for none
+  std::vector<CallArg> args;  // kept for calls that reach a function (helper, closure, target)
 };
 
 struct FunctionShape {
@@ -95,7 +95,7 @@ struct ClassShape {
   std::string name;
   std::vector<std::string> bases;  // as written
   uint32_t line = 0;
-  bool module = false;             // an nn.Module / Cell subclass, as far as this file tells
+  bool module = false;  // an nn.Module / Cell subclass, as far as this file tells
 };
 
 struct ModuleEffects {

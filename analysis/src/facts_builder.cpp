@@ -58,7 +58,8 @@ struct TypeTable {
   // Field ids, looked up once (ts_node_child_by_field_name compares the field
   // names as strings on every call).
   struct Fields {
-    TSFieldId alias = 0, alternative = 0, arguments = 0, body = 0, condition = 0, definition = 0, function = 0, left = 0, module_name = 0, name = 0, parameters = 0, right = 0, superclasses = 0, value = 0;
+    TSFieldId alias = 0, alternative = 0, arguments = 0, body = 0, condition = 0, definition = 0, function = 0,
+              left = 0, module_name = 0, name = 0, parameters = 0, right = 0, superclasses = 0, value = 0;
   } field;
   TSFieldId function = 0, name = 0, arguments = 0;
 
@@ -143,13 +144,24 @@ const TypeTable& types() {
 
 bool is_statement(T t) {
   switch (t) {
-    case T::Import: case T::ImportFrom: case T::FutureImport: case T::DecoratedDefinition:
-    case T::FunctionDefinition: case T::ClassDefinition: case T::For: case T::While: case T::With:
-    case T::Return: case T::Break: case T::Continue: case T::Raise: case T::If: case T::Try:
-    case T::ExpressionStatement: case T::OtherStatement:
-      return true;
-    default:
-      return false;
+    case T::Import:
+    case T::ImportFrom:
+    case T::FutureImport:
+    case T::DecoratedDefinition:
+    case T::FunctionDefinition:
+    case T::ClassDefinition:
+    case T::For:
+    case T::While:
+    case T::With:
+    case T::Return:
+    case T::Break:
+    case T::Continue:
+    case T::Raise:
+    case T::If:
+    case T::Try:
+    case T::ExpressionStatement:
+    case T::OtherStatement: return true;
+    default: return false;
   }
 }
 
@@ -175,7 +187,7 @@ struct Context {
   int owner = -1;      // statement index of the compound statement whose block we are in
   int statement = -1;  // innermost statement
   int class_index = -1;
-  int with_block = -1;  // innermost with statement in the current function
+  int with_block = -1;              // innermost with statement in the current function
   bool in_module_compound = false;  // inside try/if/with at module level
 };
 
@@ -306,28 +318,14 @@ class Builder {
     if (is_statement(type)) child = enter_statement(node, type, ctx, parent, grandparent);
 
     switch (type) {
-      case T::Comment:
-        f_.comments.push_back({range_of(node), line(node), text(node)});
-        break;
-      case T::Import:
-        add_import(node, ctx, /*from=*/false, /*future=*/false);
-        break;
-      case T::ImportFrom:
-        add_import(node, ctx, /*from=*/true, /*future=*/false);
-        break;
-      case T::FutureImport:
-        add_import(node, ctx, /*from=*/true, /*future=*/true);
-        break;
-      case T::Call:
-        add_call(node, ctx);
-        break;
+      case T::Comment: f_.comments.push_back({range_of(node), line(node), text(node)}); break;
+      case T::Import: add_import(node, ctx, /*from=*/false, /*future=*/false); break;
+      case T::ImportFrom: add_import(node, ctx, /*from=*/true, /*future=*/false); break;
+      case T::FutureImport: add_import(node, ctx, /*from=*/true, /*future=*/true); break;
+      case T::Call: add_call(node, ctx); break;
       case T::Attribute:
-      case T::Identifier:
-        add_name_use(node, parent, field);
-        break;
-      case T::DecoratedDefinition:
-        add_decorators(node);
-        break;
+      case T::Identifier: add_name_use(node, parent, field); break;
+      case T::DecoratedDefinition: add_decorators(node); break;
       case T::FunctionDefinition:
         child.function = add_function(node, ctx, child.statement);
         child.loop = -1;  // a loop around a def does not run the def's body
@@ -340,21 +338,12 @@ class Builder {
         child.with_block = -1;
         break;
       case T::For:
-      case T::While:
-        child.loop = add_loop(node, ctx, child.statement, type == T::For);
-        break;
-      case T::With:
-        child.with_block = add_with(node, ctx);
-        break;
+      case T::While: child.loop = add_loop(node, ctx, child.statement, type == T::For); break;
+      case T::With: child.with_block = add_with(node, ctx); break;
       case T::Assignment:
-      case T::AugmentedAssignment:
-        add_assignment(node, ctx);
-        break;
-      case T::Return:
-        add_return(node, ctx, child.statement);
-        break;
-      default:
-        break;
+      case T::AugmentedAssignment: add_assignment(node, ctx); break;
+      case T::Return: add_return(node, ctx, child.statement); break;
+      default: break;
     }
     return child;
   }
@@ -528,16 +517,14 @@ class Builder {
       switch (parent->type) {
         case T::Attribute:
         case T::DottedName:
-        case T::AliasedImport:
-          return;  // not maximal, or part of an import
+        case T::AliasedImport: return;  // not maximal, or part of an import
         case T::Call:
           if (field == t_.function) return;
           break;
         case T::KeywordArgument:
           if (field == t_.name) return;
           break;
-        default:
-          break;
+        default: break;
       }
     }
     name_use_ranges_.push_back(range_of(node));
@@ -567,8 +554,9 @@ class Builder {
   int add_function(TSNode node, const Context& ctx, int statement) {
     Function fn;
     fn.name = text(ts_node_child_by_field_id(node, t_.field.name));
-    fn.class_name = ctx.function == -1 && ctx.class_index >= 0 ? f_.classes[static_cast<std::size_t>(ctx.class_index)].name
-                                                                : std::string();
+    fn.class_name = ctx.function == -1 && ctx.class_index >= 0
+                        ? f_.classes[static_cast<std::size_t>(ctx.class_index)].name
+                        : std::string();
     fn.class_index = ctx.function == -1 ? ctx.class_index : -1;
     fn.range = range_of(node);
     TSNode body = ts_node_child_by_field_id(node, t_.field.body);

@@ -41,7 +41,8 @@ FixAllResult fix_all(const std::vector<Finding>& findings) {
     }
     r.titles.push_back(chosen->title);
   }
-  std::stable_sort(r.edits.begin(), r.edits.end(), [](const Edit& a, const Edit& b) { return a.range.start < b.range.start; });
+  std::stable_sort(r.edits.begin(), r.edits.end(),
+                   [](const Edit& a, const Edit& b) { return a.range.start < b.range.start; });
   return r;
 }
 

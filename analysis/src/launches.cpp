@@ -32,7 +32,8 @@ std::vector<Launch> find_launches(const FileFacts& f) {
     bool mp = q.rfind("torch.multiprocessing", 0) == 0 || q.rfind("multiprocessing", 0) == 0;
     if ((mp && ends_with(q, ".spawn")) || ends_with(q, "notebook_launcher")) a = arg(c, {"fn", "function"}, 0);
     else if (ends_with(c.callee, "Process") || ends_with(q, ".Process")) a = arg(c, {"target"}, -1);
-    else if (ends_with(q, "start_processes")) a = arg(c, {"entrypoint", "fn"}, q.find("elastic") != std::string::npos ? 1 : 0);
+    else if (ends_with(q, "start_processes"))
+      a = arg(c, {"entrypoint", "fn"}, q.find("elastic") != std::string::npos ? 1 : 0);
     else if (c.callee.find("elastic_launch(") != std::string::npos) a = arg(c, {}, 0);
     if (!a || a->text.empty()) continue;
     std::string how = c.callee.find('(') == std::string::npos ? c.callee + "(...)" : "elastic_launch(...)(...)";

@@ -274,7 +274,8 @@ std::optional<RunnerPlan> plan_runner(const SourceText& source, const FileFacts&
   }
   if (r.execute_function < 0) return std::nullopt;
   for (std::size_t i = 0; i < f.functions.size(); ++i) {
-    if (f.functions[i].name == "__init__" && f.functions[i].class_index == r.class_index) r.init_function = static_cast<int>(i);
+    if (f.functions[i].name == "__init__" && f.functions[i].class_index == r.class_index)
+      r.init_function = static_cast<int>(i);
   }
   r.class_line = f.classes[static_cast<std::size_t>(r.class_index)].line;
 

@@ -9,12 +9,14 @@ namespace msprobe::analysis {
 namespace {
 
 bool is_space(char c) { return c == ' ' || c == '\t'; }
-bool is_ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || static_cast<unsigned char>(c) >= 0x80; }
+bool is_ident_start(char c) {
+  return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || static_cast<unsigned char>(c) >= 0x80;
+}
 bool is_ident_char(char c) { return is_ident_start(c) || std::isdigit(static_cast<unsigned char>(c)); }
 
 bool is_python_keyword(const std::string& w) {
-  static const char* kWords[] = {"and", "or", "not", "in", "is", "if", "else", "lambda", "for", "True", "False",
-                                 "None", "await", "yield", "async"};
+  static const char* kWords[] = {"and", "or",   "not",   "in",   "is",    "if",    "else", "lambda",
+                                 "for", "True", "False", "None", "await", "yield", "async"};
   for (const char* k : kWords) {
     if (w == k) return true;
   }
@@ -239,7 +241,8 @@ bool is_constant_expression(std::string_view expr) {
       i = j;
     } else if (std::isdigit(static_cast<unsigned char>(c))) {
       while (i < expr.size() && (is_ident_char(expr[i]) || expr[i] == '.')) ++i;
-    } else if (is_space(c) || c == '\n' || c == '\r' || std::string_view("[](),+-.:{}").find(c) != std::string_view::npos) {
+    } else if (is_space(c) || c == '\n' || c == '\r' ||
+               std::string_view("[](),+-.:{}").find(c) != std::string_view::npos) {
       ++i;
     } else {
       ok = false;
@@ -294,7 +297,8 @@ std::vector<std::string> names_bound(const SourceText& src, const FileFacts& f, 
   // `global x` / `nonlocal x` fix where x lives: nothing binding x may move above them.
   if (st.type == "global_statement" || st.type == "nonlocal_statement") {
     std::string_view text = src.view().substr(st.range.start, st.range.end - st.range.start);
-    std::vector<std::string> words = names_read(text.substr(text.find(' ') == std::string_view::npos ? 0 : text.find(' ')));
+    std::vector<std::string> words = names_read(
+        text.substr(text.find(' ') == std::string_view::npos ? 0 : text.find(' ')));
     out.insert(out.end(), words.begin(), words.end());
   }
   static const std::regex kAs(R"(\bas\s+([A-Za-z_][A-Za-z0-9_]*))");
@@ -342,7 +346,8 @@ std::pair<std::size_t, std::size_t> statements_within(const FileFacts& f, ByteRa
                                 [](const Statement& s, uint32_t at) { return s.range.start < at; });
   auto last = std::lower_bound(first, f.statements.end(), r.end,
                                [](const Statement& s, uint32_t at) { return s.range.start < at; });
-  return {static_cast<std::size_t>(first - f.statements.begin()), static_cast<std::size_t>(last - f.statements.begin())};
+  return {static_cast<std::size_t>(first - f.statements.begin()),
+          static_cast<std::size_t>(last - f.statements.begin())};
 }
 
 std::vector<int> statements_in_block(const FileFacts& f, ByteRange block) {
@@ -363,7 +368,8 @@ int first_body_statement(const SourceText& src, const FileFacts& f, int function
       std::string_view t = src.view().substr(st.range.start, st.range.end - st.range.start);
       std::size_t q = t.find_first_of("\"'");
       if (q != std::string_view::npos && q <= 2 &&
-          std::all_of(t.begin(), t.begin() + static_cast<std::ptrdiff_t>(q), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); }))
+          std::all_of(t.begin(), t.begin() + static_cast<std::ptrdiff_t>(q),
+                      [](char c) { return std::isalpha(static_cast<unsigned char>(c)); }))
         continue;  // the docstring
     }
     return body[k];

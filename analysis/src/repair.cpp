@@ -62,8 +62,8 @@ std::optional<uint32_t> first_error(const TreePtr& tree) {
 }
 
 bool opens_block(std::string_view content) {
-  static const std::string_view kKeywords[] = {"for ", "while ", "if ", "elif ", "else", "with ", "try",
-                                               "except", "finally", "def ", "class ", "async "};
+  static const std::string_view kKeywords[] = {"for ", "while ", "if ",     "elif ", "else",   "with ",
+                                               "try",  "except", "finally", "def ",  "class ", "async "};
   for (std::string_view k : kKeywords) {
     if (content.substr(0, k.size()) == k) return true;
   }

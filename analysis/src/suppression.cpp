@@ -28,9 +28,8 @@ bool is_msprobe_code(const std::string& c) { return c.size() == 6 && c.rfind("MS
 
 // ASCII case-insensitive substring test (`word` is lower case).
 bool contains_icase(const std::string& text, std::string_view word) {
-  auto it = std::search(text.begin(), text.end(), word.begin(), word.end(), [](char a, char b) {
-    return std::tolower(static_cast<unsigned char>(a)) == b;
-  });
+  auto it = std::search(text.begin(), text.end(), word.begin(), word.end(),
+                        [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
   return it != text.end();
 }
 
@@ -45,7 +44,8 @@ std::vector<Suppression> parse_suppressions(const FileFacts& facts) {
     bool may_ignore = contains_icase(c.text, "msprobe"), may_noqa = contains_icase(c.text, "noqa");
     if (!may_ignore && !may_noqa) continue;
     static const std::regex kIgnore(R"(msprobe\s*:\s*ignore(-file)?\s*\[([^\]]*)\])", std::regex::icase);
-    static const std::regex kNoqa(R"(\bnoqa\b(\s*:\s*([A-Za-z]+[0-9]+(\s*,?\s*[A-Za-z]+[0-9]+)*))?)", std::regex::icase);
+    static const std::regex kNoqa(R"(\bnoqa\b(\s*:\s*([A-Za-z]+[0-9]+(\s*,?\s*[A-Za-z]+[0-9]+)*))?)",
+                                  std::regex::icase);
     std::smatch m;
     if (may_ignore && std::regex_search(c.text, m, kIgnore)) {
       Suppression s;

@@ -68,8 +68,8 @@ UnterminatedString unterminated_string(std::string_view t, uint32_t start) {
 // `for x in data` / `def f()` / `else` ... without the colon: the offset of
 // the header's last character, else -1.
 long missing_colon(std::string_view t, uint32_t start) {
-  static const char* const kCompound[] = {"for",  "while",  "if",      "elif",    "else", "def", "class",
-                                          "with", "try",    "except",  "finally", "async"};
+  static const char* const kCompound[] = {"for",   "while", "if",  "elif",   "else",    "def",
+                                          "class", "with",  "try", "except", "finally", "async"};
   std::size_t nl = t.find('\n', start);
   std::string_view line = t.substr(start, (nl == std::string_view::npos ? t.size() : nl) - start);
   if (line.find('#') != std::string_view::npos || line.find('\'') != std::string_view::npos ||
@@ -115,7 +115,8 @@ std::vector<BracketProblem> bracket_problems(std::string_view t) {
         out.push_back({at, "Syntax error: unmatched " + quoted(c)});
       } else {
         if (closer_of(open.back().first) != c)
-          out.push_back({at, "Syntax error: closing " + quoted(c) + " does not match opening " + quoted(open.back().first)});
+          out.push_back(
+              {at, "Syntax error: closing " + quoted(c) + " does not match opening " + quoted(open.back().first)});
         open.pop_back();
       }
     }

@@ -12,8 +12,7 @@ namespace {
 bool iequals(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   for (std::size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i])))
-      return false;
+    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
   }
   return true;
 }
@@ -135,7 +134,7 @@ bool FrameReader::parse_one() {
     std::string_view name = trim(line.substr(0, colon));
     std::string_view value = trim(line.substr(colon + 1));
     if (!iequals(name, "Content-Length")) continue;  // Content-Type and X- headers are accepted and ignored
-    have_length = true;  // a repeated Content-Length: the last one wins
+    have_length = true;                              // a repeated Content-Length: the last one wins
     bad_length = value.empty() || value.size() > 19 ||
                  !std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; });
     length = bad_length ? 0 : std::stoull(std::string(value));
@@ -145,7 +144,8 @@ bool FrameReader::parse_one() {
     // A missing length may hide a real header inside the debris: look again
     // one byte on. A bad length: skip its whole header block.
     std::size_t skip = have_length ? body_start : 1;
-    fail_and_resync(have_length ? problem : "missing Content-Length header" + (problem.empty() ? "" : " (" + problem + ")"), skip);
+    fail_and_resync(
+        have_length ? problem : "missing Content-Length header" + (problem.empty() ? "" : " (" + problem + ")"), skip);
     return true;
   }
   if (length > max_content_length_) {

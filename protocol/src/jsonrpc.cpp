@@ -20,13 +20,15 @@ Incoming parse_message(std::string_view body) {
     if (changed) msg = json::parse(repaired, nullptr, /*allow_exceptions=*/false);
   }
   if (msg.is_discarded()) return Invalid{ErrorCode::ParseError, "Parse error: the message is not valid JSON", nullptr};
-  if (!msg.is_object()) return Invalid{ErrorCode::InvalidRequest, "Invalid request: a message must be a JSON object", nullptr};
+  if (!msg.is_object())
+    return Invalid{ErrorCode::InvalidRequest, "Invalid request: a message must be a JSON object", nullptr};
 
   json id = nullptr;
   auto id_it = msg.find("id");
   bool has_id = id_it != msg.end() && !id_it->is_null();
   if (has_id) {
-    if (!valid_id(*id_it)) return Invalid{ErrorCode::InvalidRequest, "Invalid request: 'id' must be an integer or a string", nullptr};
+    if (!valid_id(*id_it))
+      return Invalid{ErrorCode::InvalidRequest, "Invalid request: 'id' must be an integer or a string", nullptr};
     id = *id_it;
   }
   auto version = msg.find("jsonrpc");
@@ -35,7 +37,8 @@ Incoming parse_message(std::string_view body) {
 
   auto method_it = msg.find("method");
   if (method_it != msg.end()) {
-    if (!method_it->is_string()) return Invalid{ErrorCode::InvalidRequest, "Invalid request: 'method' must be a string", id};
+    if (!method_it->is_string())
+      return Invalid{ErrorCode::InvalidRequest, "Invalid request: 'method' must be a string", id};
     json params = nullptr;
     if (auto p = msg.find("params"); p != msg.end()) {
       if (!p->is_object() && !p->is_array() && !p->is_null())
@@ -70,9 +73,7 @@ json make_request(const json& id, std::string_view method, json params) {
   return json{{"jsonrpc", "2.0"}, {"id", id}, {"method", std::string(method)}, {"params", std::move(params)}};
 }
 
-std::string serialize(const json& message) {
-  return message.dump(-1, ' ', false, json::error_handler_t::replace);
-}
+std::string serialize(const json& message) { return message.dump(-1, ' ', false, json::error_handler_t::replace); }
 
 std::string id_key(const json& id) {
   if (id.is_string()) return "s:" + id.get<std::string>();

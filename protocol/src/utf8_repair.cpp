@@ -32,7 +32,8 @@ bool hex4(std::string_view s, std::size_t i, unsigned& value) {
   for (std::size_t k = i; k < i + 4; ++k) {
     char c = s[k];
     if (!std::isxdigit(static_cast<unsigned char>(c))) return false;
-    value = value * 16 + static_cast<unsigned>(std::isdigit(static_cast<unsigned char>(c)) ? c - '0' : (std::tolower(c) - 'a' + 10));
+    value = value * 16 +
+            static_cast<unsigned>(std::isdigit(static_cast<unsigned char>(c)) ? c - '0' : (std::tolower(c) - 'a' + 10));
   }
   return true;
 }

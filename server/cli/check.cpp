@@ -64,7 +64,8 @@ bool needs_project(const analysis::FileFacts& f) {
     if (u.kind != analysis::MsprobeKind::Other) return true;
   }
   for (const analysis::Import& i : f.imports) {
-    if (!i.name.empty() && (i.module == "torch" || i.module.rfind("torch.", 0) == 0 || i.module == "torch_npu")) return true;
+    if (!i.name.empty() && (i.module == "torch" || i.module.rfind("torch.", 0) == 0 || i.module == "torch_npu"))
+      return true;
   }
   return false;
 }
@@ -83,8 +84,9 @@ std::string folder_project_root(const std::string& dir) {
 int run_check(const Args& args) {
   if (!args.errors.empty() || args.positional.empty()) {
     for (const auto& e : args.errors) std::cerr << "msprobe-lsp check: " << e << "\n";
-    std::cerr << "usage: msprobe-lsp check [--format text|json] [--torch-version V] [--msprobe-version V]\n"
-                 "                         [--disable CODE,...] [--jobs N] [--no-syntax-errors] [--no-project] PATH...\n";
+    std::cerr
+        << "usage: msprobe-lsp check [--format text|json] [--torch-version V] [--msprobe-version V]\n"
+           "                         [--disable CODE,...] [--jobs N] [--no-syntax-errors] [--no-project] PATH...\n";
     return 2;
   }
   std::string format = args.get("--format", "text");
@@ -140,12 +142,14 @@ int run_check(const Args& args) {
         r.summary = analysis::summarize(r.source, a.facts);
         if (needs_project(a.facts)) {
           std::error_code ec;
-          r.project_rel = analysis::project_relative(root->second, fs::absolute(files[i], ec).lexically_normal().string());
+          r.project_rel = analysis::project_relative(root->second,
+                                                     fs::absolute(files[i], ec).lexically_normal().string());
         }
       }
       if (!syntax) {
-        r.findings.erase(std::remove_if(r.findings.begin(), r.findings.end(), [](const auto& f) { return f.code.empty(); }),
-                         r.findings.end());
+        r.findings.erase(
+            std::remove_if(r.findings.begin(), r.findings.end(), [](const auto& f) { return f.code.empty(); }),
+            r.findings.end());
       }
     }
   };
@@ -190,12 +194,13 @@ int run_check(const Args& args) {
       for (std::size_t k = next++; k < again.size(); k = next++) {
         FileResult& r = results[again[k]];
         analysis::ProjectInput project{snapshot, r.project_rel};
-        analysis::Analysis a =
-            analysis::analyze(parser, r.source, with_config_resolver(options, r.path), nullptr, &project);
+        analysis::Analysis a = analysis::analyze(parser, r.source, with_config_resolver(options, r.path), nullptr,
+                                                 &project);
         r.findings = std::move(a.findings);
         if (!syntax) {
-          r.findings.erase(std::remove_if(r.findings.begin(), r.findings.end(), [](const auto& f) { return f.code.empty(); }),
-                           r.findings.end());
+          r.findings.erase(
+              std::remove_if(r.findings.begin(), r.findings.end(), [](const auto& f) { return f.code.empty(); }),
+              r.findings.end());
         }
       }
     };
@@ -225,7 +230,8 @@ int run_check(const Args& args) {
                   << analysis::to_string(f.severity) << ": " << f.message << "\n";
       } else {
         nlohmann::json fixes = nlohmann::json::array();
-        for (const auto& fix : f.fixes) fixes.push_back({{"title", fix.title}, {"safe", fix.safety == analysis::FixSafety::Safe}});
+        for (const auto& fix : f.fixes)
+          fixes.push_back({{"title", fix.title}, {"safe", fix.safety == analysis::FixSafety::Safe}});
         out.push_back({{"file", r.path},
                        {"code", code},
                        {"severity", analysis::to_string(f.severity)},

@@ -66,7 +66,7 @@ bool read_file(const std::string& path, std::string& out, std::string& error) {
 }
 
 bool is_command(const std::string& name) {
-  static const char* kCommands[] = {"check", "config", "check-dump", "schema", "rules", "enable",
+  static const char* kCommands[] = {"check",   "config", "check-dump",        "schema",  "rules", "enable",
                                     "disable", "remove", "vllm-ascend-flags", "explain", "verify"};
   for (const char* c : kCommands) {
     if (name == c) return true;

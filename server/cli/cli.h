@@ -34,7 +34,7 @@ analysis::AnalysisOptions analysis_options(const Args& args);
 bool read_file(const std::string& path, std::string& out, std::string& error);
 
 int run_check(const Args& args);
-int run_config(const Args& args);      // cli/config.cpp
+int run_config(const Args& args);  // cli/config.cpp
 // cli/config_files.cpp: config.json support for `check`.
 analysis::AnalysisOptions with_config_resolver(const analysis::AnalysisOptions& options, const std::string& script);
 bool is_config_path(const std::string& path);
@@ -46,7 +46,7 @@ int run_rules(const Args& args);
 int run_instrument(const std::string& command, const Args& args);
 int run_vllm_ascend_flags(const Args& args);
 int run_explain(const Args& args);
-int run_verify(const Args& args);      // cli/verify.cpp
+int run_verify(const Args& args);  // cli/verify.cpp
 
 // Returns the exit code, or nullopt when argv[1] is not a CLI command.
 // True for the names of the subcommands run() handles.

@@ -6,8 +6,8 @@
 #include <iostream>
 
 #include "cli.h"
-#include "file_io.h"
 #include "config_paths.h"
+#include "file_io.h"
 #include "msprobe/analysis/config/config_generate.h"
 
 namespace msprobe::cli {
@@ -34,8 +34,9 @@ int run_config(const Args& args) {
   std::vector<std::string> errors = args.errors;
   if (!args.positional.empty()) errors.push_back("unexpected argument " + args.positional.front());
   if (!args.has("--dump-path")) errors.push_back("--dump-path is required");
-  static const std::vector<std::string> known = {"--task", "--level", "--rank", "--step", "--dump-path", "--async-dump",
-                                                 "--extra-info", "--msprobe-version", "--output", "--force"};
+  static const std::vector<std::string> known = {"--task",      "--level",      "--rank",       "--step",
+                                                 "--dump-path", "--async-dump", "--extra-info", "--msprobe-version",
+                                                 "--output",    "--force"};
   for (const auto& [k, v] : args.options) {
     if (std::find(known.begin(), known.end(), k) == known.end()) errors.push_back("unknown option " + k);
   }

@@ -9,11 +9,11 @@
 #include <sstream>
 
 #include "cli.h"
+#include "cli/project_cli.h"
 #include "msprobe/analysis/analyzer.h"
 #include "msprobe/analysis/dynamo.h"
 #include "msprobe/analysis/plan.h"
 #include "msprobe/analysis/project.h"
-#include "cli/project_cli.h"
 
 namespace msprobe::cli {
 namespace {
@@ -79,8 +79,9 @@ void explain_project_plan(const an::ProjectPlan& plan, const an::FileFacts& loop
   p["import_after_line"] = plan.loop.import_after_stmt >= 0 ? plan.loop.import_after_line + 1 : 0;
   describe_points(plan.loop, loop_facts, p, t);
   t.insert(t.end() - static_cast<std::ptrdiff_t>(2 + plan.loop.exits.size()),
-           "plan: loop " + std::to_string(loop.line + 1) + " of " + plan.loop_file + " (" + an::to_string(plan.loop.role) +
-               "), start(" + (plan.loop.model.empty() ? std::string() : "model=" + plan.loop.model) + ")");
+           "plan: loop " + std::to_string(loop.line + 1) + " of " + plan.loop_file + " (" +
+               an::to_string(plan.loop.role) + "), start(" +
+               (plan.loop.model.empty() ? std::string() : "model=" + plan.loop.model) + ")");
   std::string where = plan.entry.worker.empty()
                           ? (plan.construct_after_line ? "after line " + std::to_string(*plan.construct_after_line + 1)
                                                        : std::string("at the top"))
@@ -125,7 +126,8 @@ Explained explain(const std::string& path, const an::SourceText& src, const an::
     t.push_back("scenario: " + (s.empty() ? std::string("none (no torch import)") : s));
   }
   for (const an::ScenarioMarker& m : f.scenario_markers)
-    t.push_back("scenario marker " + std::to_string(m.line + 1) + ": " + an::to_string(m.scenario) + " (" + m.evidence + ")");
+    t.push_back("scenario marker " + std::to_string(m.line + 1) + ": " + an::to_string(m.scenario) + " (" + m.evidence +
+                ")");
 
   json loops = json::array();
   for (const an::LoopInfo& info : f.loop_info) {
@@ -135,15 +137,16 @@ Explained explain(const std::string& path, const an::SourceText& src, const an::
     json o;
     o["line"] = l.line + 1;
     o["role"] = an::to_string(info.role);
-    o["function"] = info.function >= 0 ? json(f.functions[static_cast<std::size_t>(info.function)].name) : json(nullptr);
+    o["function"] = info.function >= 0 ? json(f.functions[static_cast<std::size_t>(info.function)].name)
+                                       : json(nullptr);
     o["model"] = info.model.empty() ? json(nullptr) : json(info.model);
     o["forward_lines"] = lines_of(src, info.forward);
     o["backward_lines"] = lines_of(src, info.backward);
     o["step_lines"] = lines_of(src, info.step);
     o["body_first_line"] = first.line + 1;
     o["body_last_line"] = last.end_line + 1;
-    o["epoch_loop_line"] =
-        info.epoch_loop >= 0 ? json(f.loops[static_cast<std::size_t>(info.epoch_loop)].line + 1) : json(nullptr);
+    o["epoch_loop_line"] = info.epoch_loop >= 0 ? json(f.loops[static_cast<std::size_t>(info.epoch_loop)].line + 1)
+                                                : json(nullptr);
     o["models"] = info.models;
     o["no_grad"] = info.no_grad;
     o["reason"] = info.reason;
@@ -268,7 +271,8 @@ Explained explain(const std::string& path, const an::SourceText& src, const an::
       o["init_body_first_line"] = nullptr;
     }
     o["execute_model_line"] = r->execute_line + 1;
-    o["execute_body_first_line"] = r->execute_body_first_stmt >= 0 ? json(r->execute_body_first_line + 1) : json(nullptr);
+    o["execute_body_first_line"] = r->execute_body_first_stmt >= 0 ? json(r->execute_body_first_line + 1)
+                                                                   : json(nullptr);
     o["execute_body_last_line"] = r->execute_body_last_stmt >= 0 ? json(r->execute_body_last_line + 1) : json(nullptr);
     json returns = json::array();
     for (uint32_t l : r->return_lines) returns.push_back(l + 1);
@@ -281,7 +285,8 @@ Explained explain(const std::string& path, const an::SourceText& src, const an::
     t.push_back("runner: class at line " + std::to_string(r->class_line + 1) + ", execute_model at line " +
                 std::to_string(r->execute_line + 1) + ", model " + (r->model.empty() ? "(none)" : r->model));
     if (r->init_function >= 0 && r->init_body_first_stmt >= 0)
-      t.push_back("runner: construct at the top of __init__, before line " + std::to_string(r->init_body_first_line + 1));
+      t.push_back("runner: construct at the top of __init__, before line " +
+                  std::to_string(r->init_body_first_line + 1));
     if (r->execute_body_first_stmt >= 0)
       t.push_back("runner: start before line " + std::to_string(r->execute_body_first_line + 1) +
                   ", stop/step in a try/finally around lines " + std::to_string(r->execute_body_first_line + 1) + "-" +
@@ -306,7 +311,8 @@ int run_explain(const Args& args) {
   if (!args.errors.empty() || args.positional.empty() || (format != "text" && format != "json")) {
     for (const auto& err : args.errors) std::cerr << "msprobe-lsp explain: " << err << "\n";
     if (format != "text" && format != "json") std::cerr << "msprobe-lsp explain: --format must be text or json\n";
-    std::cerr << "usage: msprobe-lsp explain [--format text|json] [--loop LINE] [--project ROOT [--entry ENTRY]] FILE...\n";
+    std::cerr
+        << "usage: msprobe-lsp explain [--format text|json] [--loop LINE] [--project ROOT [--entry ENTRY]] FILE...\n";
     return 2;
   }
   std::optional<uint32_t> loop_line;

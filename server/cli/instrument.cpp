@@ -5,10 +5,10 @@
 #include <iostream>
 
 #include "cli.h"
-#include "file_io.h"
 #include "cli/project_cli.h"
 #include "cli/unified_diff.h"
 #include "config_lookup.h"
+#include "file_io.h"
 #include "msprobe/analysis/instrument.h"
 #include "msprobe/analysis/project_instrument.h"
 
@@ -35,7 +35,8 @@ int run_instrument(const std::string& command, const Args& args) {
     return 2;
   };
   for (const auto& e : args.errors) return usage(e);
-  if (args.positional.size() != 1) return usage(args.positional.empty() ? "a FILE is needed" : "only one FILE at a time");
+  if (args.positional.size() != 1)
+    return usage(args.positional.empty() ? "a FILE is needed" : "only one FILE at a time");
   if (args.has("--diff") && args.has("--write")) return usage("--diff and --write exclude each other");
   if (command != "enable" && (args.has("--loop") || args.has("--config")))
     return usage("--loop and --config are options of enable");
@@ -63,7 +64,8 @@ int run_instrument(const std::string& command, const Args& args) {
   }
   if (args.has("--entry")) {
     plan_options.entry = project_file(project, args.get("--entry"));
-    if (plan_options.entry.empty()) return usage("--entry " + args.get("--entry") + " is not a file of the project " + project.root);
+    if (plan_options.entry.empty())
+      return usage("--entry " + args.get("--entry") + " is not a file of the project " + project.root);
   }
 
   analysis::ProjectEditResult r;
@@ -71,18 +73,19 @@ int run_instrument(const std::string& command, const Args& args) {
     analysis::InstrumentOptions options;
     // The config is looked up next to the file that builds the debugger.
     std::string why;
-    std::optional<analysis::ProjectPlan> plan =
-        analysis::plan_project(*project.snapshot, project.rel, project.read, plan_options, &why);
+    std::optional<analysis::ProjectPlan> plan = analysis::plan_project(*project.snapshot, project.rel, project.read,
+                                                                       plan_options, &why);
     std::string entry = plan ? project_path(project, plan->entry.construct_file) : path;
     options.config_path = server::config_path_for(entry, args.get("--config", server::kDefaultConfigPath));
     r = analysis::enable_in_project(*project.snapshot, project.rel, project.read, plan_options, options);
   } else {
-    r = analysis::dump_off_in_project(*project.snapshot, project.rel, project.read, plan_options,
-                                      command == "disable" ? analysis::DumpOffMode::Disable : analysis::DumpOffMode::Remove);
+    r = analysis::dump_off_in_project(
+        *project.snapshot, project.rel, project.read, plan_options,
+        command == "disable" ? analysis::DumpOffMode::Disable : analysis::DumpOffMode::Remove);
   }
   if (!r.ok()) {
-    std::cerr << "msprobe-lsp " << command << ": " << (r.error.rfind(project.rel + ":", 0) == 0 ? "" : path + ": ") << r.error
-              << "\n";
+    std::cerr << "msprobe-lsp " << command << ": " << (r.error.rfind(project.rel + ":", 0) == 0 ? "" : path + ": ")
+              << r.error << "\n";
     return 1;
   }
   for (const std::string& note : r.notes) std::cerr << "note: " << note << "\n";
@@ -94,7 +97,8 @@ int run_instrument(const std::string& command, const Args& args) {
   }
   auto rel_of = [&](const server::FileWrite& w) { return analysis::project_relative(project.root, w.path); };
   if (args.has("--diff")) {
-    for (const server::FileWrite& w : writes) std::cout << unified_diff(w.original, w.bytes, "a/" + rel_of(w), "b/" + rel_of(w));
+    for (const server::FileWrite& w : writes)
+      std::cout << unified_diff(w.original, w.bytes, "a/" + rel_of(w), "b/" + rel_of(w));
   } else if (args.has("--write")) {
     std::string error;
     if (!server::atomic_write_all(writes, &error)) {

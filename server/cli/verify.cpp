@@ -68,8 +68,8 @@ std::string config_of_script(const std::string& script, const analysis::Analysis
   }
   const analysis::config::DebuggerSite& site = sites.front();  // a singleton: the first construction wins
   if (!site.config_path) {
-    error = "PrecisionDebugger in " + script + (site.has_config_arg ? " computes its config_path" : " names no config_path") +
-            ": pass --config PATH";
+    error = "PrecisionDebugger in " + script +
+            (site.has_config_arg ? " computes its config_path" : " names no config_path") + ": pass --config PATH";
     return std::string();
   }
   analysis::ConfigLookup found = (*o.config_resolver)(*site.config_path);
@@ -103,8 +103,9 @@ bool contains_error_marker(const std::string& line) { return line.find("[ERROR]"
 }  // namespace
 
 int run_verify(const Args& args) {
-  static const std::vector<std::string> kOptions = {"--config", "--steps",  "--python", "--format", "--dump-path",
-                                                    "--report", "--keep",   "--msprobe-version", "--torch-version"};
+  static const std::vector<std::string> kOptions = {"--config", "--steps",           "--python",
+                                                    "--format", "--dump-path",       "--report",
+                                                    "--keep",   "--msprobe-version", "--torch-version"};
   for (const auto& [name, value] : args.options) {
     if (std::find(kOptions.begin(), kOptions.end(), name) == kOptions.end())
       return usage("unknown option " + name + " (arguments for the script go after --)");
@@ -150,7 +151,8 @@ int run_verify(const Args& args) {
   auto copy_text = server::short_run_config(config_text, steps, dump_dir, error);
   if (!copy_text) return fail(config_path + ": " + error);
   std::string runner = server::verify_runner_path();
-  if (runner.empty()) return fail("the runner msprobe_verify_runner.py was not found beside msprobe-lsp or in its installation");
+  if (runner.empty())
+    return fail("the runner msprobe_verify_runner.py was not found beside msprobe-lsp or in its installation");
   std::string work = make_temp_dir();
   if (work.empty()) return fail("cannot create a temporary directory");
   std::string copy = work + "/config.json", status_file = work + "/status.json";
@@ -197,14 +199,15 @@ int run_verify(const Args& args) {
   std::vector<std::string> error_lines;
   long long error_total = 0;
   std::string last_stderr_line;
-  server::ChildResult run = server::run_child(
-      command, {"PYTHONUNBUFFERED=1", "PYTHONDONTWRITEBYTECODE=1"}, out_fd, 2, [&](int stream, const std::string& line) {
-        if (contains_error_marker(line)) {
-          ++error_total;
-          if (error_lines.size() < kErrorLinesKept) error_lines.push_back(line);
-        }
-        if (stream == 2 && line.find_first_not_of(" \t\r") != std::string::npos) last_stderr_line = line;
-      });
+  server::ChildResult run = server::run_child(command, {"PYTHONUNBUFFERED=1", "PYTHONDONTWRITEBYTECODE=1"}, out_fd, 2,
+                                              [&](int stream, const std::string& line) {
+                                                if (contains_error_marker(line)) {
+                                                  ++error_total;
+                                                  if (error_lines.size() < kErrorLinesKept) error_lines.push_back(line);
+                                                }
+                                                if (stream == 2 && line.find_first_not_of(" \t\r") != std::string::npos)
+                                                  last_stderr_line = line;
+                                              });
   if (!run.started) {
     fs::remove_all(work, ec);
     return fail(run.error + " (--python " + python + ")");
@@ -228,17 +231,20 @@ int run_verify(const Args& args) {
   if (stopped) {
     outcome = "ended by verify after step() returned " + std::to_string(step_calls) + " time(s)";
   } else if (run.signal) {
-    outcome = "killed by signal " + std::to_string(run.signal) + " after " + std::to_string(step_calls) + " step() call(s)";
+    outcome = "killed by signal " + std::to_string(run.signal) + " after " + std::to_string(step_calls) +
+              " step() call(s)";
     report.causes.insert(report.causes.begin(), "the script was " + outcome);
   } else {
-    outcome = "exited with code " + std::to_string(run.exit_code) + " after " + std::to_string(step_calls) +
-              " of " + std::to_string(steps) + " step() call(s)";
+    outcome = "exited with code " + std::to_string(run.exit_code) + " after " + std::to_string(step_calls) + " of " +
+              std::to_string(steps) + " step() call(s)";
     if (run.exit_code != 0)
-      report.causes.insert(report.causes.begin(), "the script failed: it " + outcome +
-                                                      (last_stderr_line.empty() ? "" : "; last line: " + last_stderr_line));
+      report.causes.insert(
+          report.causes.begin(),
+          "the script failed: it " + outcome + (last_stderr_line.empty() ? "" : "; last line: " + last_stderr_line));
     else if (built > 0 && step_calls == 0)
-      report.causes.insert(report.causes.begin(), "the script ended without calling step(): the dump of a step is "
-                                                  "written when step() ends it");
+      report.causes.insert(report.causes.begin(),
+                           "the script ended without calling step(): the dump of a step is "
+                           "written when step() ends it");
   }
   if (status.empty() || built == 0)
     report.causes.insert(report.causes.begin(),
@@ -268,8 +274,8 @@ int run_verify(const Args& args) {
               {"report", server::to_json(report)},
               {"ok", ok}};
   result["report"]["text"] = server::to_text(report);
-  if (args.has("--report") && !server::atomic_write(server::absolute_path(args.get("--report"), cwd),
-                                                     result.dump(2) + "\n", &error))
+  if (args.has("--report") &&
+      !server::atomic_write(server::absolute_path(args.get("--report"), cwd), result.dump(2) + "\n", &error))
     std::cerr << "msprobe-lsp verify: cannot write the report: " << error << "\n";
   if (format == "json") {
     std::cout << result.dump(2) << "\n";

@@ -23,7 +23,8 @@ bool only_given(const json& only) { return only.is_array() && !only.empty(); }
 
 }  // namespace
 
-bool LanguageServer::spans_project(const DumpRequest& req, const std::string& path, const AnalysisSnapshot& snap) const {
+bool LanguageServer::spans_project(const DumpRequest& req, const std::string& path,
+                                   const AnalysisSnapshot& snap) const {
   bool op = req.op == DumpOp::Enable || req.op == DumpOp::Disable || req.op == DumpOp::Remove;
   return op && snap.result.summary && in_project(path);
 }
@@ -109,8 +110,9 @@ void LanguageServer::on_code_action(Call& c) {
                        kind_allowed(only, kKindRemoveRefactor);
   // Source actions are whole-file: offered when asked for (Source Action...,
   // codeActionsOnSave), so a plain request does not list each one twice.
-  bool want_source = only_given(only) && (kind_allowed(only, kKindEnableSource) ||
-                                          kind_allowed(only, kKindDisableSource) || kind_allowed(only, kKindRemoveSource));
+  bool want_source = only_given(only) &&
+                     (kind_allowed(only, kKindEnableSource) || kind_allowed(only, kKindDisableSource) ||
+                      kind_allowed(only, kKindRemoveSource));
   bool want_fix_all = only_given(only) && kind_allowed(only, kKindFixAll);
   if (doc.kind != DocumentKind::Python || !(want_refactor || want_source || want_fix_all)) return c.reply(actions);
 
@@ -120,10 +122,10 @@ void LanguageServer::on_code_action(Call& c) {
     if (snap.result.timed_out) return reply(actions);
     const analysis::SourceText& src = *snap.source;
     // In an indexed project the loop, the entry and the edits span its files.
-    std::vector<DumpOffer> offers =
-        snap.result.summary && in_project(path)
-            ? project_dump_offers(path, src, snap.result, sel.start, sel.end, want_source, want_refactor)
-            : dump_offers(src, snap.result, sel.start, sel.end, want_source, want_refactor);
+    std::vector<DumpOffer> offers = snap.result.summary && in_project(path)
+                                        ? project_dump_offers(path, src, snap.result, sel.start, sel.end, want_source,
+                                                              want_refactor)
+                                        : dump_offers(src, snap.result, sel.start, sel.end, want_source, want_refactor);
     for (const DumpOffer& offer : offers) {
       if (!kind_allowed(only, offer.kind)) continue;
       json action = dump_action(offer, uri, path, snap);
@@ -179,12 +181,14 @@ void LanguageServer::on_code_action_resolve(Call& c) {
   if (!op || !data.contains("uri") || !data["uri"].is_string())
     throw RequestError(ErrorCode::InvalidParams, "codeAction/resolve: unknown msProbe action data");
   auto it = documents_.find(data["uri"].get<std::string>());
-  if (it == documents_.end()) throw RequestError(ErrorCode::InvalidParams, "document not open: " + data["uri"].get<std::string>());
+  if (it == documents_.end())
+    throw RequestError(ErrorCode::InvalidParams, "document not open: " + data["uri"].get<std::string>());
   Document& doc = it->second;
   if (data.value("version", json()) != json(doc.version))
     throw RequestError(ErrorCode::ContentModified, "The document changed since the action was offered; ask again");
   DumpRequest req{*op, std::nullopt};
-  if (data.contains("loopLine") && data["loopLine"].is_number_unsigned()) req.loop_line = data["loopLine"].get<uint32_t>();
+  if (data.contains("loopLine") && data["loopLine"].is_number_unsigned())
+    req.loop_line = data["loopLine"].get<uint32_t>();
   if (data.contains("entry") && data["entry"].is_string()) req.entry = data["entry"].get<std::string>();
   auto reply = c.reply;
   auto fail = c.fail;
@@ -223,17 +227,19 @@ void LanguageServer::on_code_lens(Call& c) {
     for (const analysis::DumpTarget& t : analysis::dump_targets(src, snap.result, is_chosen)) {
       if (t.complete) continue;
       lenses.push_back({{"range", to_range(src, t.header, encoding_)},
-                        {"command", {{"title", "msProbe: enable dump here (" + std::string(analysis::to_string(t.role)) + ")"},
-                                     {"command", "msprobe.enableDump"},
-                                     {"arguments", json::array({{{"uri", uri}, {"loopLine", t.line}}})}}}});
+                        {"command",
+                         {{"title", "msProbe: enable dump here (" + std::string(analysis::to_string(t.role)) + ")"},
+                          {"command", "msprobe.enableDump"},
+                          {"arguments", json::array({{{"uri", uri}, {"loopLine", t.line}}})}}}});
     }
     if (auto runner = analysis::vllm_runner_target(src, snap.result); runner && !runner->complete) {
       const auto& cls = snap.result.facts.classes[static_cast<std::size_t>(runner->class_index)];
       analysis::ByteRange head{cls.range.start, static_cast<uint32_t>(src.line_end(cls.line))};
       lenses.push_back({{"range", to_range(src, head, encoding_)},
-                        {"command", {{"title", "msProbe: enable dump in GPUModelRunner (vLLM)"},
-                                     {"command", "msprobe.enableDump"},
-                                     {"arguments", json::array({{{"uri", uri}, {"runner", true}}})}}}});
+                        {"command",
+                         {{"title", "msProbe: enable dump in GPUModelRunner (vLLM)"},
+                          {"command", "msprobe.enableDump"},
+                          {"arguments", json::array({{{"uri", uri}, {"runner", true}}})}}}});
     }
     reply(lenses);
   });

@@ -4,15 +4,16 @@
 namespace msprobe::server {
 
 extern const std::vector<std::string> kServerCommands;
-const std::vector<std::string> kServerCommands = {"msprobe.showInfo",   "msprobe.generateConfig", "msprobe.checkDump",
-                                                   "msprobe.enableDump", "msprobe.disableDump",    "msprobe.removeDump",
-                                                   "msprobe.vllmAscendFlags"};
+const std::vector<std::string> kServerCommands = {
+    "msprobe.showInfo",    "msprobe.generateConfig", "msprobe.checkDump",      "msprobe.enableDump",
+    "msprobe.disableDump", "msprobe.removeDump",     "msprobe.vllmAscendFlags"};
 
 json LanguageServer::show_info() const {
   json rules = json::array();
   for (const auto* r : analysis::all_rules()) {
     std::string code(r->meta.code);
-    rules.push_back({{"code", code}, {"name", std::string(r->meta.name)},
+    rules.push_back({{"code", code},
+                     {"name", std::string(r->meta.name)},
                      {"enabled", settings_.analysis.disabled_rules.count(code) == 0}});
   }
   json docs = json::array();

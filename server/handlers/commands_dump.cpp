@@ -17,10 +17,10 @@ void LanguageServer::execute_dump_command(Call& c, const std::string& command, c
     throw std::invalid_argument(command + " needs arguments [{\"uri\": ...}]");
   std::string uri = arg["uri"].get<std::string>();
   DumpRequest req;
-  req.op = command == "msprobe.disableDump" ? DumpOp::Disable
+  req.op = command == "msprobe.disableDump"  ? DumpOp::Disable
            : command == "msprobe.removeDump" ? DumpOp::Remove
-           : arg.value("runner", false)     ? DumpOp::Runner
-                                            : DumpOp::Enable;
+           : arg.value("runner", false)      ? DumpOp::Runner
+                                             : DumpOp::Enable;
   if (arg.contains("loopLine") && !arg["loopLine"].is_null()) {
     if (!arg["loopLine"].is_number_unsigned()) throw std::invalid_argument("loopLine must be a 0-based line number");
     req.loop_line = arg["loopLine"].get<uint32_t>();
@@ -31,16 +31,19 @@ void LanguageServer::execute_dump_command(Call& c, const std::string& command, c
   // Asks the client to apply `edit` (or hands it back when it cannot).
   auto apply = [this, reply, fail](json edit, const std::string& summary) {
     if (!caps_.apply_edit)
-      return reply({{"applied", false}, {"summary", summary}, {"edit", edit},
+      return reply({{"applied", false},
+                    {"summary", summary},
+                    {"edit", edit},
                     {"message", "the client cannot apply workspace edits (workspace.applyEdit)"}});
-    request("workspace/applyEdit", {{"label", "msProbe: " + summary}, {"edit", edit}},
-            [reply, fail, summary](const protocol::Response& resp) {
-              if (!resp.ok) return fail(ErrorCode::RequestFailed, "workspace/applyEdit failed: " + resp.error.dump());
-              json out{{"applied", resp.result.is_object() && resp.result.value("applied", false)}, {"summary", summary}};
-              if (resp.result.is_object() && resp.result.contains("failureReason"))
-                out["failureReason"] = resp.result["failureReason"];
-              reply(out);
-            });
+    request(
+        "workspace/applyEdit", {{"label", "msProbe: " + summary}, {"edit", edit}},
+        [reply, fail, summary](const protocol::Response& resp) {
+          if (!resp.ok) return fail(ErrorCode::RequestFailed, "workspace/applyEdit failed: " + resp.error.dump());
+          json out{{"applied", resp.result.is_object() && resp.result.value("applied", false)}, {"summary", summary}};
+          if (resp.result.is_object() && resp.result.contains("failureReason"))
+            out["failureReason"] = resp.result["failureReason"];
+          reply(out);
+        });
   };
   std::string doc_path = documents_.count(uri) ? documents_.at(uri).path : uri_to_path(uri);
   std::error_code exists_ec;
@@ -60,7 +63,7 @@ void LanguageServer::execute_dump_command(Call& c, const std::string& command, c
   }
   // Computes the edit for one text and asks the client to apply it.
   auto run = [this, reply, fail, apply, uri, req](const analysis::SourceText& src, const analysis::Analysis& a,
-                                                     std::optional<int> version, const std::string& path) {
+                                                  std::optional<int> version, const std::string& path) {
     analysis::InstrumentResult r = compute_dump_op(src, a, req, dump_config_path(path));
     if (!r.ok()) return fail(ErrorCode::RequestFailed, "msProbe: " + r.error);
     for (const std::string& note : r.notes) show_message(req.op == DumpOp::Runner ? 2 : 3, "msProbe: " + note);
@@ -100,7 +103,7 @@ void LanguageServer::vllm_ascend_flags_command(Call& c, const json& arg) {
   if (config.empty()) config = config_path_for(script, settings_.analysis.config_path);
   fs::path p(config);
   if (p.is_relative()) {
-    fs::path base = !script.empty()                 ? fs::path(script).parent_path()
+    fs::path base = !script.empty()               ? fs::path(script).parent_path()
                     : !workspace_folders_.empty() ? fs::path(workspace_folders_.front())
                                                   : fs::current_path();
     p = base / p;

@@ -34,11 +34,14 @@ void LanguageServer::on_completion(Call& c) {
   std::size_t at = from_position(doc.text, c.params["position"], encoding_);
   ConfigCheck mode = config_check_mode(doc);
   if (mode == ConfigCheck::No || doc.text.size() > (1u << 20) ||
-      (mode == ConfigCheck::IfMsprobeKeys && !cfg::looks_like_msprobe_config(doc.text.view()) && !becoming_config(doc.text.view())))
+      (mode == ConfigCheck::IfMsprobeKeys && !cfg::looks_like_msprobe_config(doc.text.view()) &&
+       !becoming_config(doc.text.view())))
     return c.reply({{"isIncomplete", false}, {"items", json::array()}});
   json items = json::array();
   for (const cfg::ConfigCompletion& item : cfg::config_completions(doc.text.view(), at, settings_.analysis)) {
-    int kind = item.kind == cfg::ConfigCompletion::Kind::Key ? 10 : item.kind == cfg::ConfigCompletion::Kind::Block ? 9 : 12;
+    int kind = item.kind == cfg::ConfigCompletion::Kind::Key     ? 10
+               : item.kind == cfg::ConfigCompletion::Kind::Block ? 9
+                                                                 : 12;
     json ci{{"label", item.label},
             {"kind", kind},
             {"detail", item.detail},

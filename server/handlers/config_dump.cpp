@@ -25,15 +25,17 @@ void LanguageServer::check_dump(Call& c) {
     else if (a.is_string()) path = uri_to_path(a.get<std::string>());
     if (a.is_object() && a.contains("quiet")) quiet = a["quiet"].is_boolean() && a["quiet"].get<bool>();
     if (path.empty())
-      throw RequestError(ErrorCode::InvalidParams,
-                         "msprobe.checkDump takes {\"uri\": <file URI of a config.json>} or {\"configPath\": <absolute path>}");
+      throw RequestError(
+          ErrorCode::InvalidParams,
+          "msprobe.checkDump takes {\"uri\": <file URI of a config.json>} or {\"configPath\": <absolute path>}");
   }
   if (path.empty()) {
     // The config a script uses, else an open config document, else <workspace>/config.json.
     for (const auto& entry : config_.users) {
       const std::string& p = entry.first;
       std::error_code ec;
-      if (fs::is_regular_file(p, ec) || std::any_of(documents_.begin(), documents_.end(), [&](const auto& d) { return d.second.path == p; })) {
+      if (fs::is_regular_file(p, ec) ||
+          std::any_of(documents_.begin(), documents_.end(), [&](const auto& d) { return d.second.path == p; })) {
         path = p;
         break;
       }
@@ -67,7 +69,8 @@ void LanguageServer::check_dump(Call& c) {
   if (!r.error.empty()) {
     show_message(2, "msProbe dump check: " + r.error);
   } else if (r.ok) {
-    show_message(3, "msProbe dump looks complete: " + std::to_string(r.steps.size()) + " step folder(s) under " + r.dump_path);
+    show_message(
+        3, "msProbe dump looks complete: " + std::to_string(r.steps.size()) + " step folder(s) under " + r.dump_path);
   } else {
     show_message(2, "msProbe dump under " + r.dump_path + " is missing or incomplete" +
                         (r.causes.empty() ? std::string() : ": " + r.causes.front()));

@@ -15,10 +15,9 @@ void LanguageServer::start_config_services() {
   if (caps_.did_change_watched_files_dynamic) {
     json watchers = json::array({{{"globPattern", "**/*.json"}}});
     request("client/registerCapability",
-            {{"registrations",
-              json::array({{{"id", "msprobe-config-files"},
-                            {"method", "workspace/didChangeWatchedFiles"},
-                            {"registerOptions", {{"watchers", watchers}}}}})}},
+            {{"registrations", json::array({{{"id", "msprobe-config-files"},
+                                             {"method", "workspace/didChangeWatchedFiles"},
+                                             {"registerOptions", {{"watchers", watchers}}}}})}},
             [](const protocol::Response& r) {
               if (!r.ok) spdlog::info("the client did not register the config file watcher");
             });
@@ -46,7 +45,8 @@ void LanguageServer::on_settings_replaced(const std::string& previous_python) {
 void LanguageServer::start_environment_probe(bool npu) {
   if (!settings_.probe_environment || child_processes_forbidden_) return;
   if (npu) config_.npu_probe_started = true;
-  spdlog::info("asking {} for {}", settings_.python_path, npu ? "torch_npu and the NPU" : "the torch and msProbe versions");
+  spdlog::info("asking {} for {}", settings_.python_path,
+               npu ? "torch_npu and the NPU" : "the torch and msProbe versions");
   config_.probe->start(settings_.python_path, npu, [this, npu](ProbeResult r) { on_probe_result(r, npu); });
 }
 
@@ -65,8 +65,8 @@ void LanguageServer::on_probe_result(const ProbeResult& r, bool npu) {
     if (!r.ran) {
       std::string fallback = config_.pins.source.empty() ? "" : "; using the versions pinned in " + config_.pins.source;
       tell_once(2, "noprobe:" + r.python,
-                "msprobe-lsp: could not ask " + r.python + " (msprobe.pythonPath) for its torch and msProbe versions: " +
-                    r.error + fallback);
+                "msprobe-lsp: could not ask " + r.python +
+                    " (msprobe.pythonPath) for its torch and msProbe versions: " + r.error + fallback);
     } else if (!r.msprobe) {
       tell_once(2, "nomsprobe:" + r.python,
                 "msProbe (mindstudio-probe) is not installed for " + r.python +
@@ -83,10 +83,12 @@ void LanguageServer::on_probe_result(const ProbeResult& r, bool npu) {
 
 bool LanguageServer::apply_environment() {
   auto& a = settings_.analysis;
-  auto before = std::make_tuple(a.torch_version ? a.torch_version->text : "", a.msprobe_version ? a.msprobe_version->text : "",
-                                a.torch_npu_importable, a.npu_available);
+  auto before = std::make_tuple(a.torch_version ? a.torch_version->text : "",
+                                a.msprobe_version ? a.msprobe_version->text : "", a.torch_npu_importable,
+                                a.npu_available);
   auto pick = [&](const std::optional<analysis::Version>& explicit_value, const std::optional<std::string>& probed,
-                  const std::optional<std::string>& pinned, std::optional<analysis::Version>& target, std::string& source) {
+                  const std::optional<std::string>& pinned, std::optional<analysis::Version>& target,
+                  std::string& source) {
     target.reset();
     source = "unknown";
     if (explicit_value) {
@@ -108,8 +110,9 @@ bool LanguageServer::apply_environment() {
     a.torch_npu_importable = config_.npu_env->torch_npu;
     a.npu_available = config_.npu_env->npu_available;
   }
-  auto after = std::make_tuple(a.torch_version ? a.torch_version->text : "", a.msprobe_version ? a.msprobe_version->text : "",
-                               a.torch_npu_importable, a.npu_available);
+  auto after = std::make_tuple(a.torch_version ? a.torch_version->text : "",
+                               a.msprobe_version ? a.msprobe_version->text : "", a.torch_npu_importable,
+                               a.npu_available);
   return before != after;
 }
 
@@ -119,14 +122,21 @@ json LanguageServer::config_info() const {
   json env = nullptr;
   if (config_.env) {
     const ProbeResult& r = *config_.env;
-    env = {{"python", r.python}, {"ran", r.ran}, {"error", r.error}, {"timedOut", r.timed_out},
-           {"pythonVersion", r.python_version}, {"torch", opt(r.torch)}, {"msprobe", opt(r.msprobe)},
+    env = {{"python", r.python},
+           {"ran", r.ran},
+           {"error", r.error},
+           {"timedOut", r.timed_out},
+           {"pythonVersion", r.python_version},
+           {"torch", opt(r.torch)},
+           {"msprobe", opt(r.msprobe)},
            {"elapsedMs", r.elapsed_ms}};
   }
   json npu = nullptr;
   if (config_.npu_env) {
     const ProbeResult& r = *config_.npu_env;
-    npu = {{"ran", r.ran}, {"torchNpu", optb(r.torch_npu)}, {"npuAvailable", optb(r.npu_available)},
+    npu = {{"ran", r.ran},
+           {"torchNpu", optb(r.torch_npu)},
+           {"npuAvailable", optb(r.npu_available)},
            {"error", r.error.empty() ? r.npu_error : r.error}};
   }
   json users = json::object();
@@ -134,7 +144,8 @@ json LanguageServer::config_info() const {
   const auto& a = settings_.analysis;
   return {{"environment", env},
           {"npu", npu},
-          {"pins", {{"torch", opt(config_.pins.torch)}, {"msprobe", opt(config_.pins.msprobe)}, {"file", config_.pins.source}}},
+          {"pins",
+           {{"torch", opt(config_.pins.torch)}, {"msprobe", opt(config_.pins.msprobe)}, {"file", config_.pins.source}}},
           {"torchVersionSource", config_.torch_source},
           {"msprobeVersionSource", config_.msprobe_source},
           {"configRules", analysis::config::to_string(analysis::config::version_of(a))},

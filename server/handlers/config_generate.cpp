@@ -102,7 +102,8 @@ void LanguageServer::generate_config(Call& c) {
     throw RequestError(ErrorCode::InvalidParams, msg);
   }
   if (fs::path(state->path).extension() != ".json")
-    throw RequestError(ErrorCode::InvalidParams, "the config file must end in .json (msProbe rejects other names): " + state->path);
+    throw RequestError(ErrorCode::InvalidParams,
+                       "the config file must end in .json (msProbe rejects other names): " + state->path);
   if (args.contains("overwrite")) {
     if (!args["overwrite"].is_boolean()) problems.push_back("overwrite must be true or false");
     else state->overwrite = args["overwrite"].get<bool>();
@@ -130,7 +131,8 @@ void LanguageServer::generate_config(Call& c) {
     return fs::exists(state->path, ec);
   };
   auto refuse_existing = [this, state] {
-    std::string msg = state->path + " already exists, so nothing was written. To replace it, run msprobe.generateConfig "
+    std::string msg = state->path +
+                      " already exists, so nothing was written. To replace it, run msprobe.generateConfig "
                       "with {\"overwrite\": true}; you will be asked to confirm the replacement.";
     show_message(2, msg);
     state->reply({{"written", false}, {"reason", "exists"}, {"path", state->path}, {"uri", state->uri}});
@@ -178,7 +180,8 @@ void LanguageServer::generate_config(Call& c) {
   range_arg("step", req.step);
   bool_arg("async_dump", req.async_dump);
   bool_arg("extra_info", req.extra_info);
-  if (!problems.empty()) throw RequestError(ErrorCode::InvalidParams, "msprobe.generateConfig: " + join(problems, "; "));
+  if (!problems.empty())
+    throw RequestError(ErrorCode::InvalidParams, "msprobe.generateConfig: " + join(problems, "; "));
   if (exists() && !state->overwrite) return refuse_existing();
 
   // The last step: write, once more refusing a file that appeared meanwhile.
@@ -199,12 +202,15 @@ void LanguageServer::generate_config(Call& c) {
                 bool applied = r.ok && r.result.is_object() && r.result.value("applied", false);
                 result["written"] = applied;
                 if (applied) {
-                  std::string notes = result["notes"].empty() ? "" : " Next: " + join(result["notes"].get<std::vector<std::string>>(), " ");
+                  std::string notes = result["notes"].empty()
+                                          ? ""
+                                          : " Next: " + join(result["notes"].get<std::vector<std::string>>(), " ");
                   show_message(3, "msProbe config written to " + state->path + "." + notes);
                   refresh_config_users(state->path);
                 } else {
                   std::string why = !r.ok ? r.error.value("message", std::string("the client refused the edit"))
-                                          : r.result.is_object() ? r.result.value("failureReason", std::string("declined")) : "declined";
+                                    : r.result.is_object() ? r.result.value("failureReason", std::string("declined"))
+                                                           : "declined";
                   result["reason"] = why;
                   show_message(2, "msProbe config not written to " + state->path + ": " + why);
                 }
@@ -237,9 +243,9 @@ void LanguageServer::generate_config(Call& c) {
       current = analysis::SourceText(std::move(text));
     }
     EditOptions o = edit_options(state->uri, version);
-    json edit = replace_document_edit(current, g.text, o, "Replace " + fs::path(state->path).filename().string(),
-                                      "msprobe-lsp replaces the whole content of " + state->path +
-                                          " with the generated msProbe config");
+    json edit = replace_document_edit(
+        current, g.text, o, "Replace " + fs::path(state->path).filename().string(),
+        "msprobe-lsp replaces the whole content of " + state->path + " with the generated msProbe config");
     if (o.document_changes && o.change_annotations) return apply(edit);
     // Without change annotations the replacement is confirmed with a question;
     // no answer (an error or null) means no.
@@ -337,13 +343,15 @@ void LanguageServer::generate_config(Call& c) {
       bases.insert(bases.end(), workspace_folders_.begin(), workspace_folders_.end());
       PreviousDump previous = previous_dump(state->path, current, bases, settings_.analysis);
       for (const auto& line : previous.lines) estimate += "\n  " + line;
-      if (!estimate.empty()) estimate = "\nThe previous dump of this config (" + previous.dump_path + ") says:" + estimate;
+      if (!estimate.empty())
+        estimate = "\nThe previous dump of this config (" + previous.dump_path + ") says:" + estimate;
     }
   }
   std::vector<Choice> tasks;
   std::vector<std::string> task_order = v == cfg::ConfigVersion::V26
                                             ? std::vector<std::string>{"statistics", "tensor", "nan_check", "structure"}
-                                            : std::vector<std::string>{"statistics", "tensor", "structure", "overflow_check"};
+                                            : std::vector<std::string>{"statistics", "tensor", "structure",
+                                                                       "overflow_check"};
   for (const auto& t : task_order) {
     const cfg::TaskSpec* spec = cfg::find_task(t);
     std::string meaning(spec->meaning);
@@ -366,7 +374,9 @@ void LanguageServer::generate_config(Call& c) {
       return;
     }
     std::string message = "msProbe config.json for " + state->path + " (async_dump false" +
-                          std::string(cfg::version_of(settings_.analysis) == cfg::ConfigVersion::V26 ? ", extra_info true" : "") +
+                          std::string(cfg::version_of(settings_.analysis) == cfg::ConfigVersion::V26
+                                          ? ", extra_info true"
+                                          : "") +
                           " are fixed defaults):\n\n" + g.text;
     for (const auto& n : g.notes) message += "\nNote: " + n;
     message += "\nWrite it?";

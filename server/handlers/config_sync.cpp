@@ -58,7 +58,8 @@ std::string parent_dir(const std::string& path) { return path.empty() ? "" : fs:
 
 ConfigCheck LanguageServer::config_check_mode(const Document& doc) const {
   if (doc.kind != DocumentKind::Json || doc.path.empty()) return ConfigCheck::No;
-  if (auto it = config_.users.find(doc.path); it != config_.users.end() && !it->second.empty()) return ConfigCheck::Always;
+  if (auto it = config_.users.find(doc.path); it != config_.users.end() && !it->second.empty())
+    return ConfigCheck::Always;
   for (const auto& g : settings_.config_globs) {
     if (glob_match(g, doc.path, workspace_folders_)) return ConfigCheck::Always;
   }
@@ -79,8 +80,8 @@ void LanguageServer::prepare_config_job(const Document& doc, AnalysisJob& job) {
     if (d.kind == DocumentKind::Json && !d.path.empty() && d.text.size() <= kMaxConfigBytes)
       in->open[d.path] = std::make_shared<const std::string>(d.text.text());
   }
-  job.options.config_resolver =
-      std::make_shared<const analysis::ConfigResolver>([in](const std::string& p) { return lookup(p, *in); });
+  job.options.config_resolver = std::make_shared<const analysis::ConfigResolver>(
+      [in](const std::string& p) { return lookup(p, *in); });
 }
 
 void LanguageServer::after_config_analysis(const SnapshotPtr& snap) {

@@ -52,17 +52,20 @@ void LanguageServer::on_document_diagnostic(Call& c) {
   Document& doc = require_document(c.params);
   std::string previous = c.params.value("previousResultId", "");
   auto reply = c.reply;
-  with_current_analysis(doc, c, [this, reply, previous](const AnalysisSnapshot& snap) {
-    // The findings' content is part of the id: a script's findings change with
-    // the config it reads (or the settings) while its own version stays put.
-    std::size_t h = 0;
-    for (const auto& f : snap.result.findings)
-      h = h * 31 + std::hash<std::string>{}(f.code + f.message) + f.range.start * 7u + f.range.end;
-    std::string id = std::to_string(snap.version) + ":" + std::to_string(snap.result.findings.size()) + ":" +
-                     std::to_string(h % 1000000007u);
-    if (!previous.empty() && previous == id) return reply({{"kind", "unchanged"}, {"resultId", id}});
-    reply({{"kind", "full"}, {"resultId", id}, {"items", diagnostics_json(snap)}});
-  }, /*need_facts=*/false);
+  with_current_analysis(
+      doc, c,
+      [this, reply, previous](const AnalysisSnapshot& snap) {
+        // The findings' content is part of the id: a script's findings change with
+        // the config it reads (or the settings) while its own version stays put.
+        std::size_t h = 0;
+        for (const auto& f : snap.result.findings)
+          h = h * 31 + std::hash<std::string>{}(f.code + f.message) + f.range.start * 7u + f.range.end;
+        std::string id = std::to_string(snap.version) + ":" + std::to_string(snap.result.findings.size()) + ":" +
+                         std::to_string(h % 1000000007u);
+        if (!previous.empty() && previous == id) return reply({{"kind", "unchanged"}, {"resultId", id}});
+        reply({{"kind", "full"}, {"resultId", id}, {"items", diagnostics_json(snap)}});
+      },
+      /*need_facts=*/false);
 }
 
 }  // namespace msprobe::server

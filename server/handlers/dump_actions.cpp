@@ -26,7 +26,8 @@ std::optional<DumpOp> dump_op_from(const std::string& s) {
 }
 
 std::string enable_title(const analysis::DumpTarget& t) {
-  return "msProbe: enable dump in loop at line " + std::to_string(t.line + 1) + " (" + analysis::to_string(t.role) + ")";
+  return "msProbe: enable dump in loop at line " + std::to_string(t.line + 1) + " (" + analysis::to_string(t.role) +
+         ")";
 }
 
 namespace {
@@ -46,9 +47,7 @@ bool on_loop(const analysis::SourceText& src, analysis::ByteRange loop, uint32_t
   return sel_start >= src.line_start(src.line_of(loop.start)) && sel_end <= loop.end;
 }
 
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 std::vector<DumpOffer> dump_offers(const analysis::SourceText& src, const analysis::Analysis& a, uint32_t sel_start,
                                    uint32_t sel_end, bool with_source, bool with_refactor) {
@@ -82,13 +81,13 @@ std::vector<DumpOffer> dump_offers(const analysis::SourceText& src, const analys
     for (uint32_t l = line0; l <= line1 && l < src.line_count(); ++l) {
       std::string_view t = src.line_text(l);
       std::size_t i = t.find_first_not_of(" \t");
-      if (i != std::string_view::npos &&
-          (t.substr(i, analysis::kDisabledPrefix.size()) == analysis::kDisabledPrefix ||
-           t.substr(i) == analysis::kDisabledPlaceholder))
+      if (i != std::string_view::npos && (t.substr(i, analysis::kDisabledPrefix.size()) == analysis::kDisabledPrefix ||
+                                          t.substr(i) == analysis::kDisabledPlaceholder))
         on_disabled_line = true;
     }
   }
-  if (with_refactor && on_disabled_line) out.push_back({kAgainTitle, kKindEnableRefactor, {DumpOp::Enable, std::nullopt}});
+  if (with_refactor && on_disabled_line)
+    out.push_back({kAgainTitle, kKindEnableRefactor, {DumpOp::Enable, std::nullopt}});
   if (with_refactor && on_dump_line) {
     out.push_back({kDisableTitle, kKindDisableRefactor, {DumpOp::Disable, std::nullopt}});
     out.push_back({kRemoveTitle, kKindRemoveRefactor, {DumpOp::Remove, std::nullopt}});
@@ -108,7 +107,8 @@ std::vector<DumpOffer> dump_offers(const analysis::SourceText& src, const analys
       }
     }
     if (!dump_lines.empty()) out.push_back({kDisableTitle, kKindDisableSource, {DumpOp::Disable, std::nullopt}});
-    if (!dump_lines.empty() || disabled) out.push_back({kRemoveTitle, kKindRemoveSource, {DumpOp::Remove, std::nullopt}});
+    if (!dump_lines.empty() || disabled)
+      out.push_back({kRemoveTitle, kKindRemoveSource, {DumpOp::Remove, std::nullopt}});
   }
   return out;
 }
@@ -128,8 +128,10 @@ InstrumentResult compute_dump_op(const analysis::SourceText& src, const analysis
     case DumpOp::FixAll: {
       InstrumentResult r;
       analysis::FixAllResult fixes = analysis::fix_all(a.findings);
-      if (!fixes.edits.empty()) r.groups.push_back({"msProbe: fix all safe problems", fixes.replaces_code, fixes.edits});
-      r.summary = fixes.titles.empty() ? "no safe fix to apply" : std::to_string(fixes.titles.size()) + " fix(es) applied";
+      if (!fixes.edits.empty())
+        r.groups.push_back({"msProbe: fix all safe problems", fixes.replaces_code, fixes.edits});
+      r.summary = fixes.titles.empty() ? "no safe fix to apply"
+                                       : std::to_string(fixes.titles.size()) + " fix(es) applied";
       return r;
     }
   }

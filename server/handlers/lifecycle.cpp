@@ -50,7 +50,8 @@ void LanguageServer::parse_client_capabilities(const json& c) {
   caps_.code_lens_refresh = flag(c, {"workspace", "codeLens", "refreshSupport"});
   caps_.code_action_literals = at(c, {"textDocument", "codeAction", "codeActionLiteralSupport"}) != nullptr;
   caps_.code_action_data = flag(c, {"textDocument", "codeAction", "dataSupport"});
-  if (const json* props = at(c, {"textDocument", "codeAction", "resolveSupport", "properties"}); props && props->is_array()) {
+  if (const json* props = at(c, {"textDocument", "codeAction", "resolveSupport", "properties"});
+      props && props->is_array()) {
     for (const json& p : *props) {
       if (p == "edit") caps_.code_action_resolve_edit = true;
     }
@@ -81,15 +82,18 @@ json LanguageServer::server_capabilities() const {
       {"textDocumentSync", {{"openClose", true}, {"change", 2}, {"save", {{"includeText", false}}}}},
       {"hoverProvider", true},
       {"codeActionProvider",
-       {{"codeActionKinds", {"quickfix", "refactor.rewrite", "refactor.rewrite.msprobe", "source", "source.msprobe",
-                             "source.fixAll.msprobe"}},
+       {{"codeActionKinds",
+         {"quickfix", "refactor.rewrite", "refactor.rewrite.msprobe", "source", "source.msprobe",
+          "source.fixAll.msprobe"}},
         {"resolveProvider", true}}},
       {"executeCommandProvider", {{"commands", kServerCommands}}},
       {"completionProvider", {{"triggerCharacters", {"\"", ":"}}, {"resolveProvider", false}}},
   };
   if (caps_.code_lens) caps["codeLensProvider"] = {{"resolveProvider", false}};
   if (caps_.pull_diagnostics)
-    caps["diagnosticProvider"] = {{"identifier", "msprobe"}, {"interFileDependencies", true}, {"workspaceDiagnostics", false}};
+    caps["diagnosticProvider"] = {{"identifier", "msprobe"},
+                                  {"interFileDependencies", true},
+                                  {"workspaceDiagnostics", false}};
   return caps;
 }
 
@@ -98,7 +102,8 @@ void LanguageServer::on_initialize(Call& c) {
   if (!p.is_object()) throw RequestError(ErrorCode::InvalidParams, "initialize params must be an object");
   if (auto caps = p.find("capabilities"); caps != p.end()) parse_client_capabilities(*caps);
   encoding_ = caps_.utf8 ? analysis::Encoding::Utf8 : analysis::Encoding::Utf16;
-  if (const json* name = at(p, {"clientInfo", "name"}); name && name->is_string()) client_name_ = name->get<std::string>();
+  if (const json* name = at(p, {"clientInfo", "name"}); name && name->is_string())
+    client_name_ = name->get<std::string>();
   // Only a value that can be a pid: a truncated 2^40 could name a live stranger.
   if (auto pid = p.find("processId"); pid != p.end() && pid->is_number_integer() && pid->get<long long>() > 0 &&
                                       pid->get<long long>() <= std::numeric_limits<int>::max())
@@ -125,7 +130,8 @@ void LanguageServer::on_initialize(Call& c) {
     apply_settings(*opts);
   }
   state_ = State::Running;
-  spdlog::info("initialized by {} (position encoding {}, {} diagnostics)", client_name_.empty() ? "a client" : client_name_,
+  spdlog::info("initialized by {} (position encoding {}, {} diagnostics)",
+               client_name_.empty() ? "a client" : client_name_,
                encoding_ == analysis::Encoding::Utf8 ? "utf-8" : "utf-16", caps_.pull_diagnostics ? "pull" : "push");
   c.reply({{"capabilities", server_capabilities()},
            {"serverInfo", {{"name", "msprobe-lsp"}, {"version", MSPROBE_LSP_VERSION}}}});
@@ -189,7 +195,8 @@ void LanguageServer::on_cancel_request(const json& params) {
 }
 
 void LanguageServer::on_set_trace(const json& params) {
-  if (params.is_object() && params.contains("value") && params["value"].is_string()) trace_ = params["value"].get<std::string>();
+  if (params.is_object() && params.contains("value") && params["value"].is_string())
+    trace_ = params["value"].get<std::string>();
 }
 
 }  // namespace msprobe::server

@@ -31,9 +31,10 @@ void LanguageServer::start_project_index() {
   if (!settings_.index.enabled || workspace_folders_.empty()) return;
   if (caps_.did_change_watched_files_dynamic) {
     request("client/registerCapability",
-            {{"registrations", json::array({{{"id", "msprobe-python-files"},
-                                              {"method", "workspace/didChangeWatchedFiles"},
-                                              {"registerOptions", {{"watchers", json::array({{{"globPattern", "**/*.py"}}})}}}}})}},
+            {{"registrations",
+              json::array({{{"id", "msprobe-python-files"},
+                            {"method", "workspace/didChangeWatchedFiles"},
+                            {"registerOptions", {{"watchers", json::array({{{"globPattern", "**/*.py"}}})}}}}})}},
             [](const protocol::Response& r) {
               if (!r.ok) spdlog::info("the client did not register the Python file watcher");
             });
@@ -55,9 +56,10 @@ void LanguageServer::on_index_progress(const std::string& root, std::size_t done
       index_progress_.erase(it);
     } else {
       notify("$/progress", {{"token", p.token},
-                            {"value", {{"kind", "report"},
-                                       {"message", std::to_string(done) + "/" + std::to_string(total) + " files"},
-                                       {"percentage", total ? static_cast<unsigned>(100 * done / total) : 0u}}}});
+                            {"value",
+                             {{"kind", "report"},
+                              {"message", std::to_string(done) + "/" + std::to_string(total) + " files"},
+                              {"percentage", total ? static_cast<unsigned>(100 * done / total) : 0u}}}});
     }
     return;
   }
@@ -72,9 +74,10 @@ void LanguageServer::on_index_progress(const std::string& root, std::size_t done
       return;
     }
     slot->second.begun = true;
-    notify("$/progress", {{"token", token},
-                          {"value", {{"kind", "begin"}, {"title", "msProbe: indexing " + root}, {"cancellable", false},
-                                     {"percentage", 0}}}});
+    notify("$/progress",
+           {{"token", token},
+            {"value",
+             {{"kind", "begin"}, {"title", "msProbe: indexing " + root}, {"cancellable", false}, {"percentage", 0}}}});
     if (slot->second.ended) {
       notify("$/progress", {{"token", token}, {"value", {{"kind", "end"}, {"message", "indexed"}}}});
       index_progress_.erase(slot);

@@ -27,7 +27,8 @@ std::string enable_title(const analysis::ProjectPlan& plan, const analysis::Proj
   std::string title = "msProbe: enable dump in " + loop_where(plan, rel, loop_line);
   if (entry.construct_file == plan.loop_file && entry.worker.empty()) return title;
   std::string where = entry.construct_file == rel ? std::string("here") : "in " + entry.construct_file;
-  if (!entry.worker.empty()) where = "in " + entry.worker + "()" + (entry.construct_file == rel ? "" : " of " + entry.construct_file);
+  if (!entry.worker.empty())
+    where = "in " + entry.worker + "()" + (entry.construct_file == rel ? "" : " of " + entry.construct_file);
   return title + ", debugger built " + where;
 }
 
@@ -57,7 +58,8 @@ bool LanguageServer::in_project(const std::string& path) const {
 
 std::vector<DumpOffer> LanguageServer::project_dump_offers(const std::string& path, const analysis::SourceText& src,
                                                            const analysis::Analysis& a, uint32_t sel_start,
-                                                           uint32_t sel_end, bool with_source, bool with_refactor) const {
+                                                           uint32_t sel_end, bool with_source,
+                                                           bool with_refactor) const {
   std::vector<DumpOffer> out;
   std::optional<ProjectIndex::Located> where = projects_.locate(path);
   if (!where || !a.tree) return out;
@@ -88,7 +90,8 @@ std::vector<DumpOffer> LanguageServer::project_dump_offers(const std::string& pa
       if (!on_loop(src, l.range, sel_start, sel_end) || info.role == analysis::LoopRole::None) continue;
       analysis::ProjectPlanOptions po;
       po.loop_line = l.line;
-      std::optional<analysis::ProjectPlan> plan = analysis::plan_project(*where->snapshot, where->rel, read, po, nullptr);
+      std::optional<analysis::ProjectPlan> plan = analysis::plan_project(*where->snapshot, where->rel, read, po,
+                                                                         nullptr);
       if (!plan) continue;
       std::vector<analysis::ProjectEntry> entries = plan->entries.empty() ? std::vector{plan->entry} : plan->entries;
       for (const analysis::ProjectEntry& e : entries)
@@ -99,9 +102,11 @@ std::vector<DumpOffer> LanguageServer::project_dump_offers(const std::string& pa
     if (plan && plan->loop_file != where->rel) {
       for (const analysis::ProjectEntry& e : plan->entries) {
         if (e.file != where->rel) continue;
-        bool on_call = std::any_of(e.lines.begin(), e.lines.end(), [&](uint32_t l) { return l >= line0 && l <= line1; });
+        bool on_call = std::any_of(e.lines.begin(), e.lines.end(),
+                                   [&](uint32_t l) { return l >= line0 && l <= line1; });
         if (on_call)
-          offer(kKindEnableRefactor, std::nullopt, enable_title(*plan, e, where->rel, plan->loop_line), entry_argument(*plan, e));
+          offer(kKindEnableRefactor, std::nullopt, enable_title(*plan, e, where->rel, plan->loop_line),
+                entry_argument(*plan, e));
       }
     }
   }
@@ -117,7 +122,8 @@ std::vector<DumpOffer> LanguageServer::project_dump_offers(const std::string& pa
   return out;
 }
 
-json LanguageServer::project_lenses(const std::string& uri, const std::string& path, const analysis::SourceText& src) const {
+json LanguageServer::project_lenses(const std::string& uri, const std::string& path,
+                                    const analysis::SourceText& src) const {
   json lenses = json::array();
   std::optional<ProjectIndex::Located> where = projects_.locate(path);
   if (!where) return lenses;
@@ -141,13 +147,14 @@ json LanguageServer::project_lenses(const std::string& uri, const std::string& p
     arg["loopLine"] = plan->loop_line;
   } else if (plan->entry.file == where->rel && !plan->entry.lines.empty()) {
     line = plan->entry.lines.front();
-    title = "msProbe: enable dump (" + std::string(analysis::to_string(plan->loop.role)) + " loop in " + plan->loop_file +
-            ":" + std::to_string(plan->loop_line + 1) + ")";
+    title = "msProbe: enable dump (" + std::string(analysis::to_string(plan->loop.role)) + " loop in " +
+            plan->loop_file + ":" + std::to_string(plan->loop_line + 1) + ")";
   }
   if (!line || *line >= src.line_count()) return lenses;
   analysis::ByteRange head{static_cast<uint32_t>(src.line_start(*line)), static_cast<uint32_t>(src.line_end(*line))};
-  lenses.push_back({{"range", to_range(src, head, encoding_)},
-                    {"command", {{"title", title}, {"command", "msprobe.enableDump"}, {"arguments", json::array({arg})}}}});
+  lenses.push_back(
+      {{"range", to_range(src, head, encoding_)},
+       {"command", {{"title", title}, {"command", "msprobe.enableDump"}, {"arguments", json::array({arg})}}}});
   return lenses;
 }
 
@@ -169,9 +176,9 @@ std::optional<json> LanguageServer::project_dump_edit(const std::string& path, c
     io.config_path = dump_config_path(path);
     r = analysis::enable_in_project(*where->snapshot, where->rel, read, po, io);
   } else {
-    r = analysis::dump_off_in_project(*where->snapshot, where->rel, read, po,
-                                      req.op == DumpOp::Disable ? analysis::DumpOffMode::Disable
-                                                                : analysis::DumpOffMode::Remove);
+    r = analysis::dump_off_in_project(
+        *where->snapshot, where->rel, read, po,
+        req.op == DumpOp::Disable ? analysis::DumpOffMode::Disable : analysis::DumpOffMode::Remove);
   }
   if (!r.ok()) {
     error = r.error;

@@ -36,7 +36,9 @@ Document* LanguageServer::find_document(const json& params) {
 
 Document& LanguageServer::require_document(const json& params) {
   Document* doc = find_document(params);
-  if (!doc) throw RequestError(ErrorCode::InvalidParams, "document not open: " + text_document(params)["uri"].get<std::string>());
+  if (!doc)
+    throw RequestError(ErrorCode::InvalidParams,
+                       "document not open: " + text_document(params)["uri"].get<std::string>());
   return *doc;
 }
 
@@ -69,7 +71,8 @@ void LanguageServer::on_did_change(const json& params) {
     spdlog::warn("didChange for a document that is not open: {}", td["uri"].get<std::string>());
     return;
   }
-  int version = td.contains("version") && td["version"].is_number_integer() ? td["version"].get<int>() : doc->version + 1;
+  int version = td.contains("version") && td["version"].is_number_integer() ? td["version"].get<int>()
+                                                                            : doc->version + 1;
   if (version <= doc->version)
     spdlog::warn("{}: version went from {} to {}; applying the change anyway", doc->uri, doc->version, version);
   if (!params.contains("contentChanges") || !params["contentChanges"].is_array())
@@ -114,7 +117,8 @@ void LanguageServer::on_did_close(const json& params) {
   if (kind == DocumentKind::Python) projects_.closed(path);
   forget_config_document(uri, kind, path);
   for (auto& w : waiters) w.fn(nullptr);
-  if (!caps_.pull_diagnostics) notify("textDocument/publishDiagnostics", {{"uri", uri}, {"diagnostics", json::array()}});
+  if (!caps_.pull_diagnostics)
+    notify("textDocument/publishDiagnostics", {{"uri", uri}, {"diagnostics", json::array()}});
 }
 
 void LanguageServer::on_did_save(const json& params) {
@@ -233,7 +237,7 @@ void LanguageServer::with_current_analysis(Document& doc, const Call& c,
   }
   doc.waiters.push_back({doc.version, std::move(fn)});
   if (current) start_job(doc, /*force=*/true, /*quiet=*/true);  // the facts again; the findings are published already
-  else start_job(doc);  // no need to wait for the debounce: someone is asking
+  else start_job(doc);                                          // no need to wait for the debounce: someone is asking
 }
 
 }  // namespace msprobe::server

@@ -107,8 +107,8 @@ std::size_t change_site(const ana::SourceText& src) {
 
 std::string json_stats(const char* name, const Stats& s) {
   char buf[256];
-  std::snprintf(buf, sizeof buf, "\"%s\": {\"median\": %.5f, \"min\": %.5f, \"max\": %.5f, \"n\": %zu}", name,
-                s.median, s.min, s.max, s.n);
+  std::snprintf(buf, sizeof buf, "\"%s\": {\"median\": %.5f, \"min\": %.5f, \"max\": %.5f, \"n\": %zu}", name, s.median,
+                s.min, s.max, s.n);
   return buf;
 }
 
@@ -128,7 +128,8 @@ std::string facts_digest(const ana::FileFacts& f, const std::vector<ana::Finding
   }
   for (const auto& u : f.name_uses) o << "name " << u.text << "|" << u.qualified << " " << r(u.range) << "\n";
   for (const auto& d : f.decorators)
-    o << "decorator " << d.callee << "|" << d.qualified << " " << r(d.range) << " " << d.called << " " << d.function << "\n";
+    o << "decorator " << d.callee << "|" << d.qualified << " " << r(d.range) << " " << d.called << " " << d.function
+      << "\n";
   for (const auto& c : f.comments) o << "comment " << r(c.range) << " " << c.line << " " << c.text << "\n";
   for (const auto& fn : f.functions)
     o << "function " << fn.name << "|" << fn.class_name << " " << r(fn.range) << " " << r(fn.body) << " " << fn.line
@@ -143,11 +144,11 @@ std::string facts_digest(const ana::FileFacts& f, const std::vector<ana::Finding
       << l.target << "|" << l.iterable << " " << l.line << " " << l.parent << " " << l.function << " "
       << l.body_first_stmt << " " << l.body_last_stmt << " " << l.has_else << "\n";
   for (const auto& st : f.statements)
-    o << "stmt " << r(st.range) << " " << st.line << "-" << st.end_line << " " << st.type << " " << st.parent_block_owner
-      << " " << st.function << " " << st.loop << " " << st.indent << " " << st.is_exit << "\n";
+    o << "stmt " << r(st.range) << " " << st.line << "-" << st.end_line << " " << st.type << " "
+      << st.parent_block_owner << " " << st.function << " " << st.loop << " " << st.indent << " " << st.is_exit << "\n";
   for (const auto& a : f.assignments)
-    o << "assign " << a.target << "=" << a.value << " " << a.value_call << " " << r(a.range) << " " << a.function
-      << " " << a.loop << "\n";
+    o << "assign " << a.target << "=" << a.value << " " << a.value_call << " " << r(a.range) << " " << a.function << " "
+      << a.loop << "\n";
   for (const auto& w : f.with_blocks) {
     o << "with " << r(w.range) << " " << r(w.body) << " " << w.function;
     for (const auto& i : w.items) o << " [" << i << "]";
@@ -204,12 +205,14 @@ int main(int argc, char** argv) {
     else if (a == "--iterations" && i + 1 < argc) settings.iterations = std::max(1, std::atoi(argv[++i]));
     else if (a == "--min-ms" && i + 1 < argc) settings.min_ms = std::atof(argv[++i]);
     else if (a == "--help" || a == "-h" || (!a.empty() && a[0] == '-')) {
-      std::cerr << "usage: parse_bench [--iterations N] [--min-ms T] [--cpu] [--only MEASURE] [--json] [--dump-facts] FILE...\n";
+      std::cerr
+          << "usage: parse_bench [--iterations N] [--min-ms T] [--cpu] [--only MEASURE] [--json] [--dump-facts] FILE...\n";
       return a == "--help" || a == "-h" ? 0 : 2;
     } else files.push_back(a);
   }
   if (files.empty()) {
-    std::cerr << "usage: parse_bench [--iterations N] [--min-ms T] [--cpu] [--only MEASURE] [--json] [--dump-facts] FILE...\n";
+    std::cerr
+        << "usage: parse_bench [--iterations N] [--min-ms T] [--cpu] [--only MEASURE] [--json] [--dump-facts] FILE...\n";
     return 2;
   }
   if (dump) {
@@ -226,8 +229,8 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (!json)
-    std::printf("%-22s %9s %7s | %9s %9s %9s %9s %6s | %9s %9s %9s  (ms, medians)\n", "file", "bytes", "lines",
-                "parse", "analyze", "facts", "rules", "ratio", "reparse", "reanalyze", "text_edit");
+    std::printf("%-22s %9s %7s | %9s %9s %9s %9s %6s | %9s %9s %9s  (ms, medians)\n", "file", "bytes", "lines", "parse",
+                "analyze", "facts", "rules", "ratio", "reparse", "reanalyze", "text_edit");
 
   ana::PythonParser parser;
   parser.set_timeout_micros(60'000'000);
@@ -310,15 +313,15 @@ int main(int argc, char** argv) {
       std::printf(
           "{\"measure\": \"parse\", \"clock\": \"%s\", \"file\": \"%s\", \"bytes\": %zu, \"lines\": %u, \"findings\": %zu, "
           "\"loadavg_start\": %.2f, \"loadavg\": %.2f, %s, %s, %s, %s, %s, %s, %s, \"ratio\": %.4f}\n",
-          g_cpu_clock ? "cpu" : "wall", name.c_str(), source.size(), source.line_count(), findings, load0, load_average(),
-          json_stats("parse_ms", parse).c_str(), json_stats("analyze_ms", analyze).c_str(),
+          g_cpu_clock ? "cpu" : "wall", name.c_str(), source.size(), source.line_count(), findings, load0,
+          load_average(), json_stats("parse_ms", parse).c_str(), json_stats("analyze_ms", analyze).c_str(),
           json_stats("facts_ms", facts).c_str(), json_stats("rules_ms", rules).c_str(),
           json_stats("reparse_ms", reparse).c_str(), json_stats("reanalyze_ms", reanalyze).c_str(),
           json_stats("text_edit_ms", text_edit).c_str(), ratio);
     } else {
-      std::printf("%-22s %9zu %7u | %9.3f %9.3f %9.3f %9.3f %5.2fx | %9.3f %9.3f %9.3f  (load %.2f)\n",
-                  name.c_str(), source.size(), source.line_count(), parse.median, analyze.median, facts.median,
-                  rules.median, ratio, reparse.median, reanalyze.median, text_edit.median, load_average());
+      std::printf("%-22s %9zu %7u | %9.3f %9.3f %9.3f %9.3f %5.2fx | %9.3f %9.3f %9.3f  (load %.2f)\n", name.c_str(),
+                  source.size(), source.line_count(), parse.median, analyze.median, facts.median, rules.median, ratio,
+                  reparse.median, reanalyze.median, text_edit.median, load_average());
     }
     std::fflush(stdout);
   }

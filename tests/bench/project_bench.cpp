@@ -71,14 +71,10 @@ int main(int argc, char** argv) {
     summaries += ana::summary_bytes(*s);
   }
 
-  nlohmann::json out{{"measure", "project_index"},
-                     {"files", snapshot->files().size()},
-                     {"threads", threads},
-                     {"source_bytes", source},
-                     {"summary_bytes", summaries},
-                     {"scan_ms", scan_ms},
-                     {"index_ms", index_ms},
-                     {"total_ms", total_ms},
+  nlohmann::json out{{"measure", "project_index"}, {"files", snapshot->files().size()},
+                     {"threads", threads},         {"source_bytes", source},
+                     {"summary_bytes", summaries}, {"scan_ms", scan_ms},
+                     {"index_ms", index_ms},       {"total_ms", total_ms},
                      {"peak_rss_kb", ru.ru_maxrss}};
 
   if (!edit.empty()) {

@@ -26,9 +26,26 @@ void require(bool ok) {
   if (!ok) std::abort();
 }
 
-const char* const kTokens[] = {"torch.compile(", ")", "\n", "    ", ":", "(", "#", "é", "模", "😀", "\r\n",
-                               "for x in loader:\n    ", "loss.backward()\n", "optimizer.step()\n",
-                               "debugger.start()\n", "@torch.compile\n", "def f():\n", "\"\"\"", "'", "\\"};
+const char* const kTokens[] = {"torch.compile(",
+                               ")",
+                               "\n",
+                               "    ",
+                               ":",
+                               "(",
+                               "#",
+                               "é",
+                               "模",
+                               "😀",
+                               "\r\n",
+                               "for x in loader:\n    ",
+                               "loss.backward()\n",
+                               "optimizer.step()\n",
+                               "debugger.start()\n",
+                               "@torch.compile\n",
+                               "def f():\n",
+                               "\"\"\"",
+                               "'",
+                               "\\"};
 
 }  // namespace
 

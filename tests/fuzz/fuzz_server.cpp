@@ -13,9 +13,9 @@
 #include <string>
 #include <string_view>
 
+#include <spdlog/spdlog.h>
 #include <asio.hpp>
 #include <nlohmann/json.hpp>
-#include <spdlog/spdlog.h>
 
 #include "language_server.h"
 #include "msprobe/protocol/framing.h"

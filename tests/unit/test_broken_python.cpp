@@ -9,9 +9,9 @@
 
 #include "facts_builder.h"
 #include "msprobe/analysis/analyzer.h"
-#include "repair.h"
 #include "msprobe/analysis/dynamo.h"
 #include "msprobe/analysis/plan.h"
+#include "repair.h"
 #include "unbounded_parser.h"
 
 namespace fs = std::filesystem;
@@ -96,12 +96,13 @@ TEST_CASE("an unclosed bracket above the loop keeps the loop's facts") {
 
 TEST_CASE("a half-typed line inside the loop body keeps the loop") {
   test_support::UnboundedParser parser;
-  SourceText src(std::string("import torch\nmodel = torch.nn.Linear(4, 4)\nopt = torch.optim.SGD(model.parameters())\n") +
-                 "for x in data:\n"
-                 "    loss = model(x).sum()\n"
-                 "    loss.backward()\n"
-                 "    opt.step()\n"
-                 "    logger.info(\"loss %f\", loss.item(\n");
+  SourceText src(
+      std::string("import torch\nmodel = torch.nn.Linear(4, 4)\nopt = torch.optim.SGD(model.parameters())\n") +
+      "for x in data:\n"
+      "    loss = model(x).sum()\n"
+      "    loss.backward()\n"
+      "    opt.step()\n"
+      "    logger.info(\"loss %f\", loss.item(\n");
   Analysis a = run(parser, src);
   REQUIRE(!a.facts.syntax_errors.empty());
   const LoopInfo* t = train_loop(a.facts);
@@ -138,7 +139,9 @@ TEST_CASE("unbalanced brackets, stray indentation and odd bytes never crash") {
       "def f(:\n    for x in y:\n        model(x).backward()\n",
       "    indented = 1\nfor x in y:\nmodel(x)\n",
       "import\nfrom import\nfrom . import\nimport torch as\n",
-      "x = [\n" "for x in y:\n" "    opt.step()\n",
+      "x = [\n"
+      "for x in y:\n"
+      "    opt.step()\n",
       "\xff\xfe\x00\x01 for x in y: model(x)\n",
       "class A(:\n  def forward(self, x):\n    for l in self.layers: x = l(x)\n",
       "@torch.compile(\ndef f(): pass\n",

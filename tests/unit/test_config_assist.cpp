@@ -23,7 +23,9 @@ std::vector<std::string> labels(const std::vector<ConfigCompletion>& items) {
   return out;
 }
 
-bool has(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
+bool has(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
 
 const ConfigCompletion* find(const std::vector<ConfigCompletion>& items, const std::string& label) {
   for (const auto& i : items) {

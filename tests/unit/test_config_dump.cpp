@@ -64,9 +64,9 @@ struct Run {
   }
 };
 
-
 bool any_cause(const DumpReport& r, const std::string& s) {
-  return std::any_of(r.causes.begin(), r.causes.end(), [&](const std::string& c) { return c.find(s) != std::string::npos; });
+  return std::any_of(r.causes.begin(), r.causes.end(),
+                     [&](const std::string& c) { return c.find(s) != std::string::npos; });
 }
 
 }  // namespace
@@ -161,7 +161,8 @@ AnalysisOptions target(const char* version) {
 }
 
 bool any_note(const DumpReport& r, const std::string& s) {
-  return std::any_of(r.notes.begin(), r.notes.end(), [&](const std::string& n) { return n.find(s) != std::string::npos; });
+  return std::any_of(r.notes.begin(), r.notes.end(),
+                     [&](const std::string& n) { return n.find(s) != std::string::npos; });
 }
 
 TEST_CASE("check-dump: the three folder layouts msProbe writes, with and without --msprobe-version") {
@@ -181,7 +182,8 @@ TEST_CASE("check-dump: the three folder layouts msProbe writes, with and without
         run.rank("dump/step1/" + f);
       }
       DumpReport r = run.check(R"({"dump_path": "./dump", "step": [0, 1]})", target(version));
-      INFO(layout.folders.front() << " with --msprobe-version " << (version ? version : "(none)") << "\n" << to_text(r));
+      INFO(layout.folders.front() << " with --msprobe-version " << (version ? version : "(none)") << "\n"
+                                  << to_text(r));
       CHECK(r.ok);
       CHECK(r.layout.find(layout.words) != std::string::npos);
       REQUIRE(r.steps.size() == 2);
@@ -303,11 +305,13 @@ TEST_CASE("check-dump: the tensor-volume estimate from dump.json's dtypes and sh
   lines = tensor_estimate_lines(t);
   REQUIRE(lines.size() == 3);
   CHECK(lines[0] == "a tensor dump of step 0 would write about 388 B: 194 B on rank 0, 194 B on rank 1");
-  CHECK(lines[2] == "for the 10 configured step(s) [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]: about 3.9 KB (the average of the 2 "
-                    "steps dumped)");
+  CHECK(lines[2] ==
+        "for the 10 configured step(s) [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]: about 3.9 KB (the average of the 2 "
+        "steps dumped)");
   DumpReport every = two.check(R"({"dump_path": "./dump"})");
-  CHECK(tensor_estimate_lines(every).back() == "the config dumps every step: about 388 B per step (the average of the 2 "
-                                               "steps dumped)");
+  CHECK(tensor_estimate_lines(every).back() ==
+        "the config dumps every step: about 388 B per step (the average of the 2 "
+        "steps dumped)");
 
   Run single;  // 8.x's single-process folder
   single.rank("dump/step0/rank");

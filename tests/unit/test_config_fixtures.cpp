@@ -61,7 +61,9 @@ AnalysisOptions parse_options(const std::string& line) {
 }
 
 uint32_t line_of(const std::string& text, uint32_t offset) {
-  return static_cast<uint32_t>(std::count(text.begin(), text.begin() + std::min<std::size_t>(offset, text.size()), '\n')) + 1;
+  return static_cast<uint32_t>(
+             std::count(text.begin(), text.begin() + std::min<std::size_t>(offset, text.size()), '\n')) +
+         1;
 }
 
 std::string describe(const std::string& text, const Finding& f) {
@@ -113,8 +115,7 @@ std::vector<std::string> mismatches(const std::string& text, const std::vector<E
     for (std::size_t i = 0; i < expected.size() && !ok; ++i) {
       const Expected& x = expected[i];
       if (matched[i] || x.line != line_of(text, f.range.start) || x.code != f.code ||
-          x.severity != to_string(f.severity) || x.covered != covered ||
-          f.message.find(x.message) == std::string::npos)
+          x.severity != to_string(f.severity) || x.covered != covered || f.message.find(x.message) == std::string::npos)
         continue;
       matched[i] = ok = true;
     }

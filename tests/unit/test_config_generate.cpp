@@ -61,7 +61,8 @@ TEST_CASE("generate: invalid values are refused with the checker's message") {
   GeneratedConfig g = generate_config(r, {});
   CHECK_FALSE(g.ok());
   auto has = [&](const char* s) {
-    return std::any_of(g.errors.begin(), g.errors.end(), [&](const std::string& e) { return e.find(s) != std::string::npos; });
+    return std::any_of(g.errors.begin(), g.errors.end(),
+                       [&](const std::string& e) { return e.find(s) != std::string::npos; });
   };
   CHECK(has("is not a valid level"));
   CHECK(has("characters msProbe rejects"));

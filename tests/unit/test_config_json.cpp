@@ -230,8 +230,10 @@ TEST_CASE("check: acc_check's error_data_path must exist (absolute paths, when t
   };
   CHECK(msp301(check_config(text, options)).empty());  // no file system: silent
   std::vector<std::string> asked;
-  options.directory_exists = std::make_shared<const std::function<bool(const std::string&)>>(
-      [&](const std::string& p) { asked.push_back(p); return p == "/data/errors"; });
+  options.directory_exists = std::make_shared<const std::function<bool(const std::string&)>>([&](const std::string& p) {
+    asked.push_back(p);
+    return p == "/data/errors";
+  });
   auto found = msp301(check_config(text, options));
   REQUIRE(found.size() == 1);
   CHECK(found[0].rfind("\"/no/such/dir\" error_data_path \"/no/such/dir\" does not exist", 0) == 0);

@@ -71,7 +71,7 @@ TEST_CASE("atomic writes keep the mode and leave no temporary file") {
   CHECK(text == "{\"a\": 1}\n");
   ::chmod(path.c_str(), 0600);
   REQUIRE(msprobe::server::atomic_write(path, "{}\n", &error));
-  struct stat st{};
+  struct stat st {};
   ::stat(path.c_str(), &st);
   CHECK((st.st_mode & 07777) == 0600);
   int files = 0;

@@ -45,7 +45,9 @@ std::vector<Finding> run(const std::string& code, const AnalysisOptions& o, cons
   return out;
 }
 
-std::string text_of(const std::string& code, const Finding& f) { return code.substr(f.range.start, f.range.end - f.range.start); }
+std::string text_of(const std::string& code, const Finding& f) {
+  return code.substr(f.range.start, f.range.end - f.range.start);
+}
 
 const char* kScript = R"(import torch
 from msprobe.pytorch import PrecisionDebugger, seed_all
@@ -94,7 +96,8 @@ TEST_CASE("MSP306: positional config_path, non-.json names, dynamic paths") {
   auto f = run(yaml, with_files(files), "MSP306");
   REQUIRE(f.size() == 1);
   CHECK(f[0].message.find("not a .json file") != std::string::npos);
-  std::string spaces = "from msprobe.pytorch import PrecisionDebugger\nd = PrecisionDebugger(config_path='my cfg/c.json')\n";
+  std::string spaces =
+      "from msprobe.pytorch import PrecisionDebugger\nd = PrecisionDebugger(config_path='my cfg/c.json')\n";
   auto sp = run(spaces, with_files(files), "MSP306");
   REQUIRE(sp.size() == 1);
   CHECK(sp[0].message.find("would be rejected: contains characters msProbe rejects (space)") != std::string::npos);
@@ -129,16 +132,19 @@ TEST_CASE("MSP205: constructor arguments override the file; token_range needs a 
   auto files = std::make_shared<Files>();
   files->files["./config.json"] = R"({"dump_path": "/d", "level": "mix"})";
   std::string overridden = kScript;
-  overridden.replace(overridden.find("config_path=\"./config.json\""), 27, "config_path=\"./config.json\", level=\"L1\"");
+  overridden.replace(overridden.find("config_path=\"./config.json\""), 27,
+                     "config_path=\"./config.json\", level=\"L1\"");
   CHECK(run(overridden, with_files(files), "MSP205").empty());
 
   std::string no_file = "from msprobe.pytorch import PrecisionDebugger\nd = PrecisionDebugger(level='L0')\nd.start()\n";
   CHECK(run(no_file, AnalysisOptions{}, "MSP205").size() == 1);
-  std::string token = "from msprobe.pytorch import PrecisionDebugger\nd = PrecisionDebugger()\nd.start(token_range=[0, 3])\n";
+  std::string token =
+      "from msprobe.pytorch import PrecisionDebugger\nd = PrecisionDebugger()\nd.start(token_range=[0, 3])\n";
   auto f = run(token, AnalysisOptions{}, "MSP205");
   REQUIRE(f.size() == 1);
   CHECK(f[0].message.find("token_range") != std::string::npos);
-  std::string cls = "from msprobe.pytorch import PrecisionDebugger\nPrecisionDebugger(level='mix')\nPrecisionDebugger.start()\n";
+  std::string cls =
+      "from msprobe.pytorch import PrecisionDebugger\nPrecisionDebugger(level='mix')\nPrecisionDebugger.start()\n";
   CHECK(run(cls, AnalysisOptions{}, "MSP205").size() == 1);
 }
 
@@ -162,7 +168,8 @@ TEST_CASE("MSP307: a non-empty rank without torch.distributed") {
 }
 
 TEST_CASE("config rules are registered with docs") {
-  for (const char* code : {"MSP205", "MSP300", "MSP301", "MSP302", "MSP303", "MSP304", "MSP305", "MSP306", "MSP307", "MSP308", "MSP309"}) {
+  for (const char* code :
+       {"MSP205", "MSP300", "MSP301", "MSP302", "MSP303", "MSP304", "MSP305", "MSP306", "MSP307", "MSP308", "MSP309"}) {
     const Rule* r = find_rule(code);
     INFO(code);
     REQUIRE(r);

@@ -32,7 +32,11 @@ struct Workspace {
   std::vector<std::string> folders() const { return {(root / "ws").string()}; }
 };
 
-json text_edit() { return json::array({{{"range", {{"start", {{"line", 0}, {"character", 0}}}, {"end", {{"line", 0}, {"character", 0}}}}}, {"newText", "x"}}}); }
+json text_edit() {
+  return json::array(
+      {{{"range", {{"start", {{"line", 0}, {"character", 0}}}, {"end", {{"line", 0}, {"character", 0}}}}},
+        {"newText", "x"}}});
+}
 
 }  // namespace
 
@@ -45,8 +49,8 @@ TEST_CASE("edit_targets lists every uri of changes and documentChanges") {
                           {{"kind", "delete"}, {"uri", "file:///g.py"}},
                           {{"kind", "create"}, {"uri", 5}}})}};
   auto t = edit_targets(edit);
-  CHECK(t == std::vector<std::string>{"file:///a.py", "file:///b.py", "file:///c.py", "file:///d.json",
-                                      "file:///e.py", "file:///f.py", "file:///g.py", ""});
+  CHECK(t == std::vector<std::string>{"file:///a.py", "file:///b.py", "file:///c.py", "file:///d.json", "file:///e.py",
+                                      "file:///f.py", "file:///g.py", ""});
 }
 
 TEST_CASE("uri_inside: file uris inside the folders, other schemes allowed, malformed refused") {
@@ -65,7 +69,9 @@ TEST_CASE("uri_inside: file uris inside the folders, other schemes allowed, malf
 TEST_CASE("first_outside_target finds an edit outside anywhere in a result") {
   Workspace w;
   json inside{{"edit", {{"changes", {{w.uri("ws/a.py"), text_edit()}}}}}};
-  json outside{{"title", "x"}, {"edit", {{"documentChanges", json::array({{{"kind", "create"}, {"uri", w.uri("outside/config.json")}}})}}}};
+  json outside{
+      {"title", "x"},
+      {"edit", {{"documentChanges", json::array({{{"kind", "create"}, {"uri", w.uri("outside/config.json")}}})}}}};
   CHECK(first_outside_target(inside, w.folders()).empty());
   CHECK(first_outside_target(json::array({inside, outside}), w.folders()) == w.uri("outside/config.json"));
   CHECK(first_outside_target(json{{"result", {{"nested", outside}}}}, w.folders()) == w.uri("outside/config.json"));
@@ -78,7 +84,8 @@ TEST_CASE("drop_actions_outside keeps commands and actions inside, drops the res
       {{"title", "fix"}, {"edit", {{"changes", {{w.uri("ws/a.py"), text_edit()}}}}}},
       {{"title", "escape"}, {"edit", {{"changes", {{w.uri("ws/link-out/a.py"), text_edit()}}}}}},
       {{"title", "cmd"}, {"command", "msprobe.showInfo"}},
-      {{"title", "mixed"}, {"edit", {{"changes", {{w.uri("ws/a.py"), text_edit()}, {"file:///etc/passwd", text_edit()}}}}}},
+      {{"title", "mixed"},
+       {"edit", {{"changes", {{w.uri("ws/a.py"), text_edit()}, {"file:///etc/passwd", text_edit()}}}}}},
   });
   auto refused = drop_actions_outside(actions, w.folders());
   REQUIRE(actions.size() == 2);

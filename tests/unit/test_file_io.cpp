@@ -243,7 +243,8 @@ TEST_CASE("the rule reference is looked for beside the binary, under the install
   CHECK(msprobe::server::rules_doc_uri().find("docs/rules.md") != std::string::npos);
 }
 
-TEST_CASE("verify's runner is looked for beside the binary, under <prefix>/share/msprobe-lsp, then in the source tree") {
+TEST_CASE(
+    "verify's runner is looked for beside the binary, under <prefix>/share/msprobe-lsp, then in the source tree") {
   auto c = msprobe::server::shipped_file_candidates("/opt/msprobe/bin/msprobe-lsp", "msprobe_verify_runner.py",
                                                     "share/msprobe-lsp", MSPROBE_LSP_RUNNER_DIR);
   REQUIRE(c.size() == 3);

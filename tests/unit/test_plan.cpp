@@ -35,9 +35,7 @@ const char* kLoop =
     "    opt.step()\n";
 
 // Text from the plan's import offset to the end of that line.
-std::string line_at(const SourceText& src, uint32_t offset) {
-  return std::string(src.line_text(src.line_of(offset)));
-}
+std::string line_at(const SourceText& src, uint32_t offset) { return std::string(src.line_text(src.line_of(offset))); }
 
 }  // namespace
 
@@ -62,7 +60,8 @@ TEST_CASE("the import block never goes before the docstring or __future__ import
   REQUIRE(docstring_only.plan);
   CHECK(docstring_only.plan->import_after_line == 4);
 
-  auto future = plan_of(std::string("#!/usr/bin/env python\n\"\"\"Doc.\"\"\"\nfrom __future__ import annotations\n") + kLoop);
+  auto future = plan_of(std::string("#!/usr/bin/env python\n\"\"\"Doc.\"\"\"\nfrom __future__ import annotations\n") +
+                        kLoop);
   REQUIRE(future.plan);
   CHECK(future.plan->import_after_line == 2);
 
@@ -138,21 +137,21 @@ TEST_CASE("tabs, CRLF and a body on the header line") {
 
 TEST_CASE("early exits: this loop's continue/break, any return, never a nested def's") {
   auto p = plan_of(std::string("import torch\n") +
-                   "def train(model, opt):\n"              // 1
-                   "    for x in data:\n"                  // 2
-                   "        if skip(x): continue\n"        // 3
-                   "        for y in x:\n"                 // 4
-                   "            if y is None:\n"           // 5
-                   "                break\n"               // 6  inner loop's break
-                   "            if y == 0:\n"              // 7
-                   "                return\n"              // 8  leaves the iteration too
-                   "        def closure():\n"              // 9
-                   "            return model(x)\n"         // 10 a nested def's return
-                   "        model(x).sum().backward()\n"   // 11
-                   "        opt.step()\n"                  // 12
-                   "        if done():\n"                  // 13
-                   "            break\n"                   // 14
-                   "        raise_if_nan()\n");            // 15
+                   "def train(model, opt):\n"             // 1
+                   "    for x in data:\n"                 // 2
+                   "        if skip(x): continue\n"       // 3
+                   "        for y in x:\n"                // 4
+                   "            if y is None:\n"          // 5
+                   "                break\n"              // 6  inner loop's break
+                   "            if y == 0:\n"             // 7
+                   "                return\n"             // 8  leaves the iteration too
+                   "        def closure():\n"             // 9
+                   "            return model(x)\n"        // 10 a nested def's return
+                   "        model(x).sum().backward()\n"  // 11
+                   "        opt.step()\n"                 // 12
+                   "        if done():\n"                 // 13
+                   "            break\n"                  // 14
+                   "        raise_if_nan()\n");           // 15
   REQUIRE(p.plan);
   std::vector<std::pair<uint32_t, std::string>> exits;
   for (const EarlyExit& e : p.plan->exits) exits.emplace_back(e.line, e.kind);
@@ -167,17 +166,18 @@ TEST_CASE("early exits: this loop's continue/break, any return, never a nested d
 }
 
 TEST_CASE("what the file already has is reported, so nothing is inserted twice") {
-  auto p = plan_of("import torch\n"
-                   "from msprobe.pytorch import PrecisionDebugger, seed_all\n"
-                   "class Runner:\n"
-                   "    def __init__(self):\n"
-                   "        self.debugger = PrecisionDebugger(config_path='./c.json')\n"
-                   "    def run(self, model, opt):\n"
-                   "        for x in data:\n"
-                   "            self.debugger.start(model)\n"
-                   "            model(x).sum().backward()\n"
-                   "            opt.step()\n"
-                   "            self.debugger.stop()\n");
+  auto p = plan_of(
+      "import torch\n"
+      "from msprobe.pytorch import PrecisionDebugger, seed_all\n"
+      "class Runner:\n"
+      "    def __init__(self):\n"
+      "        self.debugger = PrecisionDebugger(config_path='./c.json')\n"
+      "    def run(self, model, opt):\n"
+      "        for x in data:\n"
+      "            self.debugger.start(model)\n"
+      "            model(x).sum().backward()\n"
+      "            opt.step()\n"
+      "            self.debugger.stop()\n");
   REQUIRE(p.plan);
   CHECK(p.plan->has_import);
   CHECK_FALSE(p.plan->has_seed_all);
@@ -190,26 +190,28 @@ TEST_CASE("what the file already has is reported, so nothing is inserted twice")
   CHECK(p.plan->needed());
 
   // The classmethods through the class, with the debugger built in another file.
-  auto cls = plan_of("import torch\n"
-                     "from msprobe.pytorch import PrecisionDebugger\n"
-                     "for x in data:\n"
-                     "    PrecisionDebugger.start()\n"
-                     "    model(x).sum().backward()\n"
-                     "    opt.step()\n"
-                     "    PrecisionDebugger.stop()\n"
-                     "    PrecisionDebugger.step()\n");
+  auto cls = plan_of(
+      "import torch\n"
+      "from msprobe.pytorch import PrecisionDebugger\n"
+      "for x in data:\n"
+      "    PrecisionDebugger.start()\n"
+      "    model(x).sum().backward()\n"
+      "    opt.step()\n"
+      "    PrecisionDebugger.stop()\n"
+      "    PrecisionDebugger.step()\n");
   REQUIRE(cls.plan);
   CHECK(cls.plan->debugger_name == "PrecisionDebugger");
   CHECK_FALSE(cls.plan->needed());
 }
 
 TEST_CASE("offline vLLM: the debugger is built after LLM(...)") {
-  auto p = plan_of("from vllm import LLM\n"
-                   "def main():\n"
-                   "    llm = LLM(model='m',\n"
-                   "              enforce_eager=True)\n"
-                   "    for batch in batches:\n"
-                   "        outs = llm.generate(batch)\n");
+  auto p = plan_of(
+      "from vllm import LLM\n"
+      "def main():\n"
+      "    llm = LLM(model='m',\n"
+      "              enforce_eager=True)\n"
+      "    for batch in batches:\n"
+      "        outs = llm.generate(batch)\n");
   REQUIRE(p.plan);
   CHECK(p.plan->role == LoopRole::Inference);
   CHECK(p.plan->model.empty());  // an LLM object is not an nn.Module: start() takes no model
@@ -227,7 +229,8 @@ TEST_CASE("scenarios the PyTorch dump does not cover need no insertion") {
 }
 
 TEST_CASE("a chosen line plans that loop; no loop, no plan") {
-  std::string code = std::string("import torch\n") + kLoop + "with torch.no_grad():\n    for x in val:\n        model(x)\n";
+  std::string code = std::string("import torch\n") + kLoop +
+                     "with torch.no_grad():\n    for x in val:\n        model(x)\n";
   auto chosen = plan_of(code, 7);
   REQUIRE(chosen.plan);
   CHECK(chosen.plan->role == LoopRole::Eval);
@@ -236,22 +239,22 @@ TEST_CASE("a chosen line plans that loop; no loop, no plan") {
 }
 
 TEST_CASE("vLLM model runner anchors") {
-  SourceText src(std::string(
-      "import torch\n"
-      "class GPUModelRunner:\n"                         // 1
-      "    def __init__(self, cfg):\n"                  // 2
-      "        \"\"\"Doc.\"\"\"\n"                        // 3
-      "        self.cfg = cfg\n"                        // 4
-      "    def load_model(self):\n"
-      "        self.model = get_model(self.cfg)\n"      // 6
-      "    @torch.inference_mode()\n"
-      "    def execute_model(self, out):\n"           // 8
-      "        if not out:\n"                           // 9
-      "            return None\n"                       // 10
-      "        def helper():\n"
-      "            return 1\n"                          // 12: not execute_model's
-      "        hidden = self.model(out.ids)\n"          // 13
-      "        return hidden\n"));                      // 14
+  SourceText src(
+      std::string("import torch\n"
+                  "class GPUModelRunner:\n"         // 1
+                  "    def __init__(self, cfg):\n"  // 2
+                  "        \"\"\"Doc.\"\"\"\n"      // 3
+                  "        self.cfg = cfg\n"        // 4
+                  "    def load_model(self):\n"
+                  "        self.model = get_model(self.cfg)\n"  // 6
+                  "    @torch.inference_mode()\n"
+                  "    def execute_model(self, out):\n"  // 8
+                  "        if not out:\n"                // 9
+                  "            return None\n"            // 10
+                  "        def helper():\n"
+                  "            return 1\n"                  // 12: not execute_model's
+                  "        hidden = self.model(out.ids)\n"  // 13
+                  "        return hidden\n"));              // 14
   test_support::UnboundedParser parser;
   TreePtr tree = parser.parse(src.view());
   FileFacts f = build_facts(tree, src.view());

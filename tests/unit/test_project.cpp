@@ -101,13 +101,14 @@ TEST_CASE("module names resolve like Python's import system") {
 }
 
 TEST_CASE("folders put on sys.path by the code are searched") {
-  Project p = make({{"tools/run.py",
-                     "import os, sys\n"
-                     "sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'third'))\n"},
-                    {"deep/a/b/run2.py",
-                     "import sys\nfrom pathlib import Path\nsys.path.append(str(Path(__file__).resolve().parents[2]))\n"},
-                    {"third/vendored.py", ""},
-                    {"deep/lib2.py", ""}});
+  Project p = make(
+      {{"tools/run.py",
+        "import os, sys\n"
+        "sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'third'))\n"},
+       {"deep/a/b/run2.py",
+        "import sys\nfrom pathlib import Path\nsys.path.append(str(Path(__file__).resolve().parents[2]))\n"},
+       {"third/vendored.py", ""},
+       {"deep/lib2.py", ""}});
   const ModuleTable& m = p.snapshot->modules();
   CHECK(m.resolve("x.py", "vendored", false)->file == "third/vendored.py");
   CHECK(m.resolve("x.py", "lib2", false)->file == "deep/lib2.py");
@@ -116,11 +117,13 @@ TEST_CASE("folders put on sys.path by the code are searched") {
 }
 
 TEST_CASE("names resolve through re-exports, aliases and star imports, and classes through files") {
-  Project p = make({{"pkg/__init__.py", "from .impl import Trainer as Trainer\nfrom .star import *\n"},
-                    {"pkg/impl.py", "from .base import Base\nclass Trainer(Base):\n    def fit(self):\n        pass\n"},
-                    {"pkg/base.py", "class Base:\n    def train(self):\n        self.fit()\n    def fit(self):\n        raise NotImplementedError\n"},
-                    {"pkg/star.py", "def helper():\n    pass\n"},
-                    {"user.py", "import pkg as p\nfrom pkg import helper\n"}});
+  Project p = make(
+      {{"pkg/__init__.py", "from .impl import Trainer as Trainer\nfrom .star import *\n"},
+       {"pkg/impl.py", "from .base import Base\nclass Trainer(Base):\n    def fit(self):\n        pass\n"},
+       {"pkg/base.py",
+        "class Base:\n    def train(self):\n        self.fit()\n    def fit(self):\n        raise NotImplementedError\n"},
+       {"pkg/star.py", "def helper():\n    pass\n"},
+       {"user.py", "import pkg as p\nfrom pkg import helper\n"}});
   ProjectSession s(*p.snapshot, "", nullptr);
   Symbol t = s.lookup("user.py", "p.Trainer");
   REQUIRE(t.kind == Symbol::Kind::Class);
@@ -218,38 +221,41 @@ TEST_CASE("a base-class loop calls the overrides of its subclasses in other file
 }
 
 TEST_CASE("super() reaches the base class's method") {
-  Project p = make({{"base.py", "class Base:\n    def step_all(self, b):\n        self.model(b).sum().backward()\n        self.opt.step()\n"},
-                    {"child.py",
-                     "from base import Base\n"
-                     "class Child(Base):\n"
-                     "    def step_all(self, b):\n"
-                     "        return super().step_all(b)\n"
-                     "    def fit(self, data):\n"
-                     "        for b in data:\n"
-                     "            self.step_all(b)\n"}});
+  Project p = make(
+      {{"base.py",
+        "class Base:\n    def step_all(self, b):\n        self.model(b).sum().backward()\n        self.opt.step()\n"},
+       {"child.py",
+        "from base import Base\n"
+        "class Child(Base):\n"
+        "    def step_all(self, b):\n"
+        "        return super().step_all(b)\n"
+        "    def fit(self, data):\n"
+        "        for b in data:\n"
+        "            self.step_all(b)\n"}});
   FileFacts f = loops_of(p, "child.py");
   REQUIRE(f.loop_info.size() == 1);
   CHECK(f.loop_info[0].role == LoopRole::Train);
 }
 
 TEST_CASE("the entry that reaches the loop gets the construction; a worker started by spawn gets it inside") {
-  Project p = make({{"steps.py", kStepFn},
-                    {"loop.py",
-                     "from steps import train_step\n"
-                     "def fit(model, data, opt):\n"
-                     "    for batch in data:\n"
-                     "        train_step(model, batch, opt)\n"},
-                    {"a_train.py", "import torch\nfrom loop import fit\nif __name__ == '__main__':\n    fit(m, d, o)\n"},
-                    {"b_train.py", "from loop import fit\nfit(m, d, o)\n"},
-                    {"spawner.py",
-                     "import torch.multiprocessing as mp\n"
-                     "from loop import fit\n"
-                     "def worker(rank):\n"
-                     "    \"\"\"doc\"\"\"\n"
-                     "    fit(m, d, o)\n"
-                     "if __name__ == '__main__':\n"
-                     "    mp.spawn(worker, nprocs=2)\n"},
-                    {"unrelated.py", "if __name__ == '__main__':\n    print('hello')\n"}});
+  Project p = make(
+      {{"steps.py", kStepFn},
+       {"loop.py",
+        "from steps import train_step\n"
+        "def fit(model, data, opt):\n"
+        "    for batch in data:\n"
+        "        train_step(model, batch, opt)\n"},
+       {"a_train.py", "import torch\nfrom loop import fit\nif __name__ == '__main__':\n    fit(m, d, o)\n"},
+       {"b_train.py", "from loop import fit\nfit(m, d, o)\n"},
+       {"spawner.py",
+        "import torch.multiprocessing as mp\n"
+        "from loop import fit\n"
+        "def worker(rank):\n"
+        "    \"\"\"doc\"\"\"\n"
+        "    fit(m, d, o)\n"
+        "if __name__ == '__main__':\n"
+        "    mp.spawn(worker, nprocs=2)\n"},
+       {"unrelated.py", "if __name__ == '__main__':\n    print('hello')\n"}});
   std::optional<ProjectPlan> pl = plan(p, "loop.py");
   REQUIRE(pl);
   REQUIRE(pl->entries.size() == 3);
@@ -274,7 +280,9 @@ TEST_CASE("the entry that reaches the loop gets the construction; a worker start
 }
 
 TEST_CASE("a loop no launched script reaches is planned in its own file, with a note") {
-  Project p = make({{"lib.py", "def fit(model, data, opt):\n    for b in data:\n        model(b).sum().backward()\n        opt.step()\n"}});
+  Project p = make(
+      {{"lib.py",
+        "def fit(model, data, opt):\n    for b in data:\n        model(b).sum().backward()\n        opt.step()\n"}});
   std::optional<ProjectPlan> pl = plan(p, "lib.py");
   REQUIRE(pl);
   CHECK(pl->single_file());
@@ -295,7 +303,8 @@ TEST_CASE("a summary stays within ten times its source") {
       "        self.opt = torch.optim.AdamW(self.model.parameters(), lr=cfg.lr)\n"
       "        self.loader = build_loader(cfg)\n";
   for (int i = 0; i < 40; ++i) {
-    code += "    def step_" + std::to_string(i) + "(self, batch):\n"
+    code += "    def step_" + std::to_string(i) +
+            "(self, batch):\n"
             "        out = self.model(batch['x'])\n"
             "        loss = torch.nn.functional.mse_loss(out, batch['y'])\n"
             "        self.log('loss', loss.item())\n"
@@ -342,7 +351,9 @@ std::vector<std::string> codes_in_project(const Project& p, const std::string& r
   return out;
 }
 
-bool has(const std::vector<std::string>& v, const std::string& x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+bool has(const std::vector<std::string>& v, const std::string& x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
 
 }  // namespace
 
@@ -435,8 +446,9 @@ TEST_CASE("MSP206: seed_all() in another module's set-up counts when it runs fir
   const std::string setup = "from msprobe.pytorch import seed_all\ndef prepare():\n    seed_all(mode=True)\n";
   CHECK(finding(findings_alone(entry), "MSP206"));
   CHECK_FALSE(finding(findings_in_project(make({{"train.py", entry}, {"setup.py", setup}}), "train.py"), "MSP206"));
-  CHECK(finding(findings_in_project(make({{"train.py", entry}, {"setup.py", "def prepare():\n    pass\n"}}), "train.py"),
-                "MSP206"));
+  CHECK(
+      finding(findings_in_project(make({{"train.py", entry}, {"setup.py", "def prepare():\n    pass\n"}}), "train.py"),
+              "MSP206"));
 }
 
 TEST_CASE("MSP201: a call on every iteration into a module that builds the debugger") {
@@ -512,12 +524,15 @@ TEST_CASE("MSP208: a module imported by the entry before the construction binds 
       "class Net(nn.Module):\n"
       "    def forward(self, x):\n"
       "        return softmax(x, dim=-1)\n";
-  const std::string late = "from msprobe.pytorch import PrecisionDebugger\nfrom model import Net\n"
-                           "debugger = PrecisionDebugger(config_path='./c.json')\n";
-  const std::string early = "from msprobe.pytorch import PrecisionDebugger\n"
-                            "debugger = PrecisionDebugger(config_path='./c.json')\nfrom model import Net\n";
-  const std::string through = "from msprobe.pytorch import PrecisionDebugger\nimport nets\n"
-                              "debugger = PrecisionDebugger(config_path='./c.json')\n";
+  const std::string late =
+      "from msprobe.pytorch import PrecisionDebugger\nfrom model import Net\n"
+      "debugger = PrecisionDebugger(config_path='./c.json')\n";
+  const std::string early =
+      "from msprobe.pytorch import PrecisionDebugger\n"
+      "debugger = PrecisionDebugger(config_path='./c.json')\nfrom model import Net\n";
+  const std::string through =
+      "from msprobe.pytorch import PrecisionDebugger\nimport nets\n"
+      "debugger = PrecisionDebugger(config_path='./c.json')\n";
   auto import_finding = [](const std::vector<Finding>& all) {
     for (const Finding& f : all) {
       if (f.code == "MSP208" && f.severity == Severity::Warning) return &f;
@@ -529,7 +544,6 @@ TEST_CASE("MSP208: a module imported by the entry before the construction binds 
   REQUIRE(f);
   CHECK(f->message.find("train.py imports it before it builds the PrecisionDebugger (line 3)") != std::string::npos);
   CHECK_FALSE(import_finding(findings_in_project(make({{"model.py", model}, {"train.py", early}}), "model.py")));
-  CHECK(import_finding(findings_in_project(make({{"model.py", model}, {"nets.py", "from model import Net\n"},
-                                                 {"train.py", through}}),
-                                           "model.py")));
+  CHECK(import_finding(findings_in_project(
+      make({{"model.py", model}, {"nets.py", "from model import Net\n"}, {"train.py", through}}), "model.py")));
 }

@@ -126,7 +126,8 @@ llm = LLM(model="m")
   CHECK(slice(offline, fs[0].related[0].range) == "LLM(model=\"m\")");
   REQUIRE(fs[0].fixes.size() == 1);
   CHECK(fs[0].fixes[0].safety == FixSafety::Safe);
-  CHECK(apply(offline, fs[0].fixes[0].edits).find("llm = LLM(model=\"m\")\ndbg = PrecisionDebugger") != std::string::npos);
+  CHECK(apply(offline, fs[0].fixes[0].edits).find("llm = LLM(model=\"m\")\ndbg = PrecisionDebugger") !=
+        std::string::npos);
 
   const std::string spawn = R"(import torch.multiprocessing as mp
 from msprobe.pytorch import PrecisionDebugger, seed_all
@@ -190,7 +191,9 @@ dbg.step()
   v26.msprobe_version = Version::parse("26.0.0");
   v8.msprobe_version = Version::parse("8.3.0");
   for (const auto& [code, unknown, new_line, old_line] :
-       std::vector<std::tuple<std::string, int, int, int>>{{"MSP401", 1, 1, 4}, {"MSP402", 1, 1, 4}, {"MSP403", 0, 0, 1}}) {
+       std::vector<std::tuple<std::string, int, int, int>>{{"MSP401", 1, 1, 4},
+                                                           {"MSP402", 1, 1, 4},
+                                                           {"MSP403", 0, 0, 1}}) {
     INFO(code);
     auto none = findings_of(code, text);
     auto newer = findings_of(code, text, v26);
@@ -233,8 +236,25 @@ TEST_CASE("rules keep their ranges sane on broken input") {
     }
   }
   REQUIRE(texts.size() > 50);
-  const char* pieces[] = {"(", ")", ":", "\n", "    ", "\t", "continue\n", "return\n", "debugger.start(", "PrecisionDebugger(",
-                          "model=", ",", "\"", "'''", "for x in y:\n", "if a:\n", "#", "\r\n", "é"};
+  const char* pieces[] = {"(",
+                          ")",
+                          ":",
+                          "\n",
+                          "    ",
+                          "\t",
+                          "continue\n",
+                          "return\n",
+                          "debugger.start(",
+                          "PrecisionDebugger(",
+                          "model=",
+                          ",",
+                          "\"",
+                          "'''",
+                          "for x in y:\n",
+                          "if a:\n",
+                          "#",
+                          "\r\n",
+                          "é"};
   std::mt19937 rng(2024);
   test_support::UnboundedParser parser;
   AnalysisOptions v8;
@@ -244,7 +264,8 @@ TEST_CASE("rules keep their ranges sane on broken input") {
     std::string text = texts[rng() % texts.size()];
     for (int k = 0; k < 3; ++k) {
       std::size_t a = rng() % (text.size() + 1), n = rng() % 40;
-      text.replace(a, std::min(n, text.size() - a), rng() % 2 ? "" : pieces[rng() % (sizeof(pieces) / sizeof(*pieces))]);
+      text.replace(a, std::min(n, text.size() - a),
+                   rng() % 2 ? "" : pieces[rng() % (sizeof(pieces) / sizeof(*pieces))]);
     }
     SourceText src(text);
     for (const AnalysisOptions& o : {AnalysisOptions{}, v8}) {

@@ -62,8 +62,9 @@ TEST_CASE("verify: the config copy keeps every key and limits step and dump_path
   auto copy = short_run_config(R"({"task": "tensor", "step": [5, "7-9"], "level": "L1", "tensor": {"list": []}})", 2,
                                "/data/dump_verify", error);
   REQUIRE(copy);
-  CHECK(*copy == "{\n    \"task\": \"tensor\",\n    \"step\": [\n        0,\n        1\n    ],\n    \"level\": \"L1\",\n"
-                 "    \"tensor\": {\n        \"list\": []\n    },\n    \"dump_path\": \"/data/dump_verify\"\n}\n");
+  CHECK(*copy ==
+        "{\n    \"task\": \"tensor\",\n    \"step\": [\n        0,\n        1\n    ],\n    \"level\": \"L1\",\n"
+        "    \"tensor\": {\n        \"list\": []\n    },\n    \"dump_path\": \"/data/dump_verify\"\n}\n");
   CHECK_FALSE(short_run_config("[1, 2]", 1, "/d", error));
   CHECK_FALSE(short_run_config("{\"task\": ", 1, "/d", error));
   CHECK(error.find("not a JSON object") != std::string::npos);
@@ -103,16 +104,17 @@ TEST_CASE("verify: the runner's command line and shell quoting") {
   t.module = true;
   t.target = "pkg.train";
   t.args = {};
-  CHECK(runner_arguments("/r.py", "/c", 1, "/d", "", t) ==
-        std::vector<std::string>{"/r.py", "--config", "/c", "--steps", "1", "--dump-path", "/d", "-m", "pkg.train", "--"});
+  CHECK(runner_arguments("/r.py", "/c", 1, "/d", "", t) == std::vector<std::string>{"/r.py", "--config", "/c",
+                                                                                    "--steps", "1", "--dump-path", "/d",
+                                                                                    "-m", "pkg.train", "--"});
 }
 
 TEST_CASE("verify: the child's output is passed through and split into lines") {
   int out[2];
   REQUIRE(::pipe(out) == 0);
   std::vector<std::pair<int, std::string>> lines;
-  ChildResult r = run_child({"sh", "-c", "echo one; echo '[ERROR] two' >&2; printf three; exit 3"}, {"X=1"}, out[1], out[1],
-                            [&](int stream, const std::string& line) { lines.emplace_back(stream, line); });
+  ChildResult r = run_child({"sh", "-c", "echo one; echo '[ERROR] two' >&2; printf three; exit 3"}, {"X=1"}, out[1],
+                            out[1], [&](int stream, const std::string& line) { lines.emplace_back(stream, line); });
   ::close(out[1]);
   std::string passed;
   char buf[256];

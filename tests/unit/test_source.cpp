@@ -2,8 +2,8 @@
 // and incremental edits checked against a full reparse.
 #include <catch2/catch.hpp>
 
-#include <random>
 #include <tree_sitter/api.h>
+#include <random>
 
 #include "msprobe/analysis/analyzer.h"
 #include "msprobe/analysis/source.h"

@@ -60,7 +60,9 @@ TEST_CASE("syntax findings: one per problem, on the token that causes it", "[syn
       // Python: expected ':'
       {"loop header without its colon", "for x in data\n    y = model(x)\n", {"1:13 Syntax error: expected ':'"}},
       // Python: unterminated triple-quoted string literal; nothing reported inside the string.
-      {"unterminated triple-quoted string", "x = \"\"\"abc\n(\n", {"1:5 Syntax error: unterminated triple-quoted string literal"}},
+      {"unterminated triple-quoted string",
+       "x = \"\"\"abc\n(\n",
+       {"1:5 Syntax error: unterminated triple-quoted string literal"}},
       // Python: invalid syntax; reported on the error's first line only.
       {"other errors", "x = = 1\ny = 2\n", {"1:5 Syntax error"}},
       {"valid file", "x = foo(1, [2, {3: 4}])\ns = ')'\n", {}},

@@ -26,13 +26,15 @@ TEST_CASE("utf8 repair: well-formed text is left alone") {
 }
 
 TEST_CASE("utf8 repair: each byte outside a well-formed sequence becomes one U+FFFD") {
-  CHECK(repaired("a\xFF" "b") == "a" + R + "b");                         // never valid
-  CHECK(repaired("\x80") == R);                                          // stray continuation
-  CHECK(repaired("\xC0\x80") == R + R);                                  // overlong NUL
-  CHECK(repaired("\xED\xA0\x80") == R + R + R);                          // a surrogate, encoded
-  CHECK(repaired("\xF4\x90\x80\x80") == R + R + R + R);                  // above U+10FFFF
-  CHECK(repaired("\xE4\xB8" "A") == R + R + "A");                        // cut short: the ASCII survives
-  CHECK(repaired("x\xE7\xB2") == "x" + R + R);                           // cut short at the end
+  CHECK(repaired("a\xFF"
+                 "b") == "a" + R + "b");                 // never valid
+  CHECK(repaired("\x80") == R);                          // stray continuation
+  CHECK(repaired("\xC0\x80") == R + R);                  // overlong NUL
+  CHECK(repaired("\xED\xA0\x80") == R + R + R);          // a surrogate, encoded
+  CHECK(repaired("\xF4\x90\x80\x80") == R + R + R + R);  // above U+10FFFF
+  CHECK(repaired("\xE4\xB8"
+                 "A") == R + R + "A");          // cut short: the ASCII survives
+  CHECK(repaired("x\xE7\xB2") == "x" + R + R);  // cut short at the end
   CHECK(repaired("\xE7\xB2\xBE\xFE\xE5\xBA\xA6") == "\xE7\xB2\xBE" + R + "\xE5\xBA\xA6");
 }
 
@@ -45,8 +47,9 @@ TEST_CASE("utf8 repair: lone surrogate escapes in JSON strings become \\uFFFD") 
 }
 
 TEST_CASE("utf8 repair: a didOpen with raw bytes in its text is read, not refused") {
-  std::string body = "{\"jsonrpc\": \"2.0\", \"method\": \"textDocument/didOpen\", \"params\": {\"textDocument\": "
-                     "{\"uri\": \"file:///a.py\", \"languageId\": \"python\", \"version\": 1, \"text\": \"s = '\xE4\xB8'\"}}}";
+  std::string body =
+      "{\"jsonrpc\": \"2.0\", \"method\": \"textDocument/didOpen\", \"params\": {\"textDocument\": "
+      "{\"uri\": \"file:///a.py\", \"languageId\": \"python\", \"version\": 1, \"text\": \"s = '\xE4\xB8'\"}}}";
   auto msg = msprobe::protocol::parse_message(body);
   auto* n = std::get_if<msprobe::protocol::Notification>(&msg);
   REQUIRE(n);

@@ -212,7 +212,9 @@ std::vector<ConfigCompletion> config_completions(std::string_view text, std::siz
     add(std::move(c));
   };
   if (f->name == "task" && block.empty() && !cur.in_array) {
-    for (const TaskSpec* t : tasks_of(v)) value(std::string(t->name), quoted(t->name), std::string(t->meaning), task_markdown(*t, v), t->name == "statistics");
+    for (const TaskSpec* t : tasks_of(v))
+      value(std::string(t->name), quoted(t->name), std::string(t->meaning), task_markdown(*t, v),
+            t->name == "statistics");
     return out;
   }
   bool list_items = cur.in_array && f->type == FieldType::StringList;
@@ -223,18 +225,22 @@ std::vector<ConfigCompletion> config_completions(std::string_view text, std::siz
       value(std::string(e.name), quoted(e.name), std::string(e.meaning), value_markdown(*f, e, v), def);
     }
     if (f->name == "dump_path" && !cur.in_array)
-      value("./dump_path", "\"./dump_path\"", "relative to the directory the run starts in", field_markdown(*f, v), false);
+      value("./dump_path", "\"./dump_path\"", "relative to the directory the run starts in", field_markdown(*f, v),
+            false);
     return out;
   }
   if (cur.in_array) return out;
   if (f->type == FieldType::Bool) {
-    for (const char* b : {"true", "false"}) value(b, b, std::string(f->meaning), field_markdown(*f, v), f->default_json == b);
+    for (const char* b : {"true", "false"})
+      value(b, b, std::string(f->meaning), field_markdown(*f, v), f->default_json == b);
     return out;
   }
   if (f->type == FieldType::RankStepList) {
     bool step = f->name == "step";
-    value("[]", "[]", step ? "every step (a full run)" : "every rank (a single-card run must use this)", field_markdown(*f, v), !step);
-    value("[0, 1]", "[0, 1]", step ? "steps 0 and 1: a short run (recommended first)" : "ranks 0 and 1", field_markdown(*f, v), step);
+    value("[]", "[]", step ? "every step (a full run)" : "every rank (a single-card run must use this)",
+          field_markdown(*f, v), !step);
+    value("[0, 1]", "[0, 1]", step ? "steps 0 and 1: a short run (recommended first)" : "ranks 0 and 1",
+          field_markdown(*f, v), step);
     value("[\"0-7\"]", "[\"0-7\"]", step ? "steps 0 to 7" : "ranks 0 to 7", field_markdown(*f, v), false);
     return out;
   }

@@ -62,8 +62,9 @@ std::string range_entry_problem(const RangeEntry& e, std::string_view field) {
   if (hyphen == std::string::npos) {
     long long n = 0;
     if (!parse_py_int(t, n))
-      return "the string " + quoted(e.text) + " in " + name + " is not \"N\" or \"A-B\" (msProbe: \"The string parameter for " +
-             name + " only supports formats like \\\"3-5\\\"\")";
+      return "the string " + quoted(e.text) + " in " + name +
+             " is not \"N\" or \"A-B\" (msProbe: \"The string parameter for " + name +
+             " only supports formats like \\\"3-5\\\"\")";
     if (n < 0 || n > kRangeMax) return name + " entry " + quoted(e.text) + " is outside [0, 1000000]";
     return "";
   }
@@ -73,7 +74,8 @@ std::string range_entry_problem(const RangeEntry& e, std::string_view field) {
   long long a = 0, b = 0;
   if (!parse_py_int(left, a) || !parse_py_int(right, b))
     return "in " + quoted(e.text) + " the hyphen(-) must have a number on both sides, as in \"4-6\"";
-  if (a < 0 || a > kRangeMax || b < 0 || b > kRangeMax) return "the bounds of " + quoted(e.text) + " must be within [0, 1000000]";
+  if (a < 0 || a > kRangeMax || b < 0 || b > kRangeMax)
+    return "the bounds of " + quoted(e.text) + " must be within [0, 1000000]";
   if (a > b)
     return "in " + quoted(e.text) + " the left boundary (" + std::to_string(a) + ") is greater than the right one (" +
            std::to_string(b) + ")";
@@ -128,12 +130,14 @@ std::optional<std::vector<RangeEntry>> parse_range_list(std::string_view text, s
   std::size_t start = 0;
   while (start <= t.size()) {
     std::size_t comma = t.find(',', start);
-    std::string item = trim(std::string_view(t).substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    std::string item = trim(
+        std::string_view(t).substr(start, comma == std::string::npos ? std::string::npos : comma - start));
     if (!item.empty()) {
       if (item.size() >= 2 && item.front() == '"' && item.back() == '"') item = item.substr(1, item.size() - 2);
       RangeEntry e;
       long long n = 0;
-      bool digits = std::all_of(item.begin(), item.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+      bool digits = std::all_of(item.begin(), item.end(),
+                                [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
       if (digits && parse_py_int(item, n)) e.number = n;
       else e.is_int = false, e.text = item;
       out.push_back(e);
@@ -215,9 +219,12 @@ ConfigSummary summarize_config(std::string_view text) {
   s.readable = true;
   const JsonValue& r = doc.root;
   // "" (and a null level) run as msProbe's defaults.
-  if (const JsonValue* v = r.get("task"); v && v->is(JsonKind::String) && !v->text.empty()) s.task = v->text, s.task_set = true;
-  if (const JsonValue* v = r.get("level"); v && v->is(JsonKind::String) && !v->text.empty()) s.level = v->text, s.level_set = true;
-  if (const JsonValue* v = r.get("dump_path"); v && v->is(JsonKind::String)) s.dump_path = v->text, s.dump_path_set = true;
+  if (const JsonValue* v = r.get("task"); v && v->is(JsonKind::String) && !v->text.empty())
+    s.task = v->text, s.task_set = true;
+  if (const JsonValue* v = r.get("level"); v && v->is(JsonKind::String) && !v->text.empty())
+    s.level = v->text, s.level_set = true;
+  if (const JsonValue* v = r.get("dump_path"); v && v->is(JsonKind::String))
+    s.dump_path = v->text, s.dump_path_set = true;
   if (const JsonValue* v = r.get("extra_info"); v && v->is(JsonKind::Bool)) s.extra_info = v->boolean;
   if (const JsonValue* v = r.get("async_dump"); v && v->is(JsonKind::Bool)) s.async_dump = v->boolean;
   auto ranges = [&](const char* key, std::vector<RangeEntry>& out, bool& valid) {
@@ -241,7 +248,8 @@ ConfigSummary summarize_config(std::string_view text) {
   };
   ranges("rank", s.rank, s.rank_valid);
   ranges("step", s.step, s.step_valid);
-  if (const JsonValue* v = r.get("rank")) s.rank_text = std::string(text.substr(v->range.start, v->range.end - v->range.start));
+  if (const JsonValue* v = r.get("rank"))
+    s.rank_text = std::string(text.substr(v->range.start, v->range.end - v->range.start));
   return s;
 }
 

@@ -18,8 +18,7 @@ const std::vector<EnumValue> kDataModes = {
 const std::vector<EnumValue> kSummaryModes = {
     {"statistics", "max, min, mean and norm of every tensor"},
     {"md5", "a CRC-32 checksum per tensor (stored in a field named md5), for bitwise comparison"},
-    {"xor", "an XOR checksum only, no statistics; fastest when msProbe is built with --include-mod=xor_checksum",
-     kV26},
+    {"xor", "an XOR checksum only, no statistics; fastest when msProbe is built with --include-mod=xor_checksum", kV26},
 };
 
 FieldSpec list_field(std::string_view block, std::string_view name, unsigned versions, std::string_view meaning,
@@ -51,8 +50,8 @@ constexpr std::string_view kSliceDetails =
     "statistics/tensor at levels L0, L1 and mix.";
 
 void add_dump_block(std::vector<FieldSpec>& v, std::string_view block, unsigned versions) {
-  v.push_back(list_field(block, "scope", versions, "two names that bound the dumped interval; [] = everything",
-                         kScopeDetails));
+  v.push_back(
+      list_field(block, "scope", versions, "two names that bound the dumped interval; [] = everything", kScopeDetails));
   v.push_back(list_field(block, "list", versions, "the APIs or modules to dump; [] = all", kListDetails));
   FieldSpec dm = list_field(block, "data_mode", versions, "which directions and sides of each call to dump",
                             "At most 4 entries; `all` must appear alone.");
@@ -146,8 +145,7 @@ std::vector<FieldSpec> build_fields() {
       {{"ALL", "every API"},
        {"CORE", "the core APIs"},
        {"FOCUS", "skips low-risk shape ops (reshape, transpose, permute, view, to ...)"}});
-  top("custom_op_namespaces", T::StringList, kV26, "torch.ops namespaces whose ops are wrapped too",
-      "[\"_C_ascend\"]");
+  top("custom_op_namespaces", T::StringList, kV26, "torch.ops namespaces whose ops are wrapped too", "[\"_C_ascend\"]");
   top("enable_dataloader", T::Bool, kV8, "start/stop automatically around a DataLoader (deprecated)", "false")
       ->details = "Single card only; the run ends by raising `msprobe: exit after iteration N`. 26.x ignores it.";
   FieldSpec* seed = top("seed", T::Int, kAllVersions, "random seed (removed)", "");
@@ -203,8 +201,8 @@ std::vector<FieldSpec> build_fields() {
   // acc_check (26.x) and run_ut (8.x)
   for (std::string_view block : {std::string_view("acc_check"), std::string_view("run_ut")}) {
     unsigned ver = block == "acc_check" ? kV26 : kV8;
-    v.push_back(list_field(block, "white_list", ver, "APIs to check; [] = all",
-                           "Every item must be a wrapped API name."));
+    v.push_back(
+        list_field(block, "white_list", ver, "APIs to check; [] = all", "Every item must be a wrapped API name."));
     v.push_back(list_field(block, "black_list", ver, "APIs to skip", "Every item must be a wrapped API name."));
     FieldSpec edp;
     edp.block = block;

@@ -120,9 +120,9 @@ ConfigContext::ConfigContext(std::string_view text_in, const AnalysisOptions& op
 }
 
 std::string ConfigContext::version_hint() const {
-  return options.msprobe_version ? ""
-                                 : " (target msProbe " + std::string(to_string(version)) +
-                                       "; set msprobe.msprobeVersion otherwise)";
+  return options.msprobe_version
+             ? ""
+             : " (target msProbe " + std::string(to_string(version)) + "; set msprobe.msprobeVersion otherwise)";
 }
 
 uint32_t ConfigContext::line_of(uint32_t offset) const {

@@ -20,24 +20,24 @@ namespace msprobe::analysis::config {
 
 // What one object member is to msProbe.
 enum class MemberRole {
-  Repeated,      // a later member has the same key: Python's json keeps the last one
-  Field,         // a field the target version reads
-  Removed,       // a field msProbe no longer reads (FieldSpec::removed)
-  OtherVersion,  // a field only the other msProbe line reads
-  Ignored,       // a field another framework reads; the PyTorch dump ignores it
-  Block,         // the selected task's block
-  IgnoredBlock,  // a task's block that is not read (another task, another version)
-  BlocklessTask, // a task name whose task has no block at all
-  Unknown,       // a key the table does not know (or a top-level field inside a block)
+  Repeated,       // a later member has the same key: Python's json keeps the last one
+  Field,          // a field the target version reads
+  Removed,        // a field msProbe no longer reads (FieldSpec::removed)
+  OtherVersion,   // a field only the other msProbe line reads
+  Ignored,        // a field another framework reads; the PyTorch dump ignores it
+  Block,          // the selected task's block
+  IgnoredBlock,   // a task's block that is not read (another task, another version)
+  BlocklessTask,  // a task name whose task has no block at all
+  Unknown,        // a key the table does not know (or a top-level field inside a block)
 };
 
 struct MemberRef {
   const JsonValue* object = nullptr;  // the object holding the member
   std::size_t index = 0;
-  std::string_view block;             // "" at the top level, else the task whose block holds it
+  std::string_view block;  // "" at the top level, else the task whose block holds it
   MemberRole role = MemberRole::Unknown;
-  const FieldSpec* field = nullptr;   // Field, Removed, OtherVersion, Ignored
-  const TaskSpec* task = nullptr;     // Block, IgnoredBlock, BlocklessTask
+  const FieldSpec* field = nullptr;  // Field, Removed, OtherVersion, Ignored
+  const TaskSpec* task = nullptr;    // Block, IgnoredBlock, BlocklessTask
 
   const JsonMember& member() const { return object->members[index]; }
   const std::string& key() const { return member().key; }
@@ -52,7 +52,7 @@ struct RunSettings {
   std::string task, level;
   const JsonMember* task_member = nullptr;
   const JsonMember* level_member = nullptr;
-  ByteRange task_at, level_at;      // where findings about them go
+  ByteRange task_at, level_at;       // where findings about them go
   const JsonValue* block = nullptr;  // the task's block, when it is an object
 
   const JsonMember* block_member(std::string_view key) const { return block ? block->member(key) : nullptr; }

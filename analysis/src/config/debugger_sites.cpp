@@ -141,9 +141,10 @@ EffectiveConfig effective_config(const AnalysisOptions& options, const DebuggerS
 }
 
 bool uses_distributed(const FileFacts& facts) {
-  static const char* kLaunchers[] = {"deepspeed", "accelerate", "megatron", "mindspeed", "colossalai", "lightning",
-                                     "pytorch_lightning", "transformers", "horovod", "torchrun", "verl", "vllm",
-                                     "sglang", "modellink", "torchtitan"};
+  static const char* kLaunchers[] = {
+      "deepspeed",    "accelerate", "megatron", "mindspeed", "colossalai", "lightning", "pytorch_lightning",
+      "transformers", "horovod",    "torchrun", "verl",      "vllm",       "sglang",    "modellink",
+      "torchtitan"};
   auto distributed = [](std::string_view q) {
     return starts_with(q, "torch.distributed") || starts_with(q, "torch.nn.parallel.DistributedDataParallel") ||
            starts_with(q, "torch.nn.parallel.distributed");

@@ -215,7 +215,8 @@ class Reader {
         return true;
       }
       if (static_cast<unsigned char>(c) < 0x20) {
-        if (c == '\n' || c == '\r') return fail(open, "unterminated string (a line break is not allowed inside a string)");
+        if (c == '\n' || c == '\r')
+          return fail(open, "unterminated string (a line break is not allowed inside a string)");
         return fail(pos_, "control character inside a string; write it as an escape");
       }
       if (c != '\\') {
@@ -252,8 +253,7 @@ class Reader {
           append_utf8(out, cp);
           break;
         }
-        default:
-          return fail(esc, std::string("invalid escape '\\") + e + "' in a string");
+        default: return fail(esc, std::string("invalid escape '\\") + e + "' in a string");
       }
     }
   }
@@ -339,12 +339,30 @@ bool next_token(std::string_view s, std::size_t& pos, Token& t) {
   t = Token{Tok::Word, pos, pos + 1, true, {}};
   char c = s[pos];
   switch (c) {
-    case '{': t.kind = Tok::LBrace; ++pos; return true;
-    case '}': t.kind = Tok::RBrace; ++pos; return true;
-    case '[': t.kind = Tok::LBracket; ++pos; return true;
-    case ']': t.kind = Tok::RBracket; ++pos; return true;
-    case ':': t.kind = Tok::Colon; ++pos; return true;
-    case ',': t.kind = Tok::Comma; ++pos; return true;
+    case '{':
+      t.kind = Tok::LBrace;
+      ++pos;
+      return true;
+    case '}':
+      t.kind = Tok::RBrace;
+      ++pos;
+      return true;
+    case '[':
+      t.kind = Tok::LBracket;
+      ++pos;
+      return true;
+    case ']':
+      t.kind = Tok::RBracket;
+      ++pos;
+      return true;
+    case ':':
+      t.kind = Tok::Colon;
+      ++pos;
+      return true;
+    case ',':
+      t.kind = Tok::Comma;
+      ++pos;
+      return true;
     default: break;
   }
   if (c == '"') {
@@ -473,16 +491,15 @@ JsonCursor locate(std::string_view s, std::size_t offset) {
           value_done();
         }
         break;
-      case Tok::Word:
-        value_done();
-        break;
+      case Tok::Word: value_done(); break;
     }
   }
   if (stack.empty()) return cur;
   Frame& top = stack.back();
   for (std::size_t i = 0; i + 1 < stack.size(); ++i) {
     // Object frames nested as values of object members contribute their key.
-    if (stack[i].object && stack[i + 1].owner_key == stack[i].key && !stack[i].key.empty()) cur.path.push_back(stack[i].key);
+    if (stack[i].object && stack[i + 1].owner_key == stack[i].key && !stack[i].key.empty())
+      cur.path.push_back(stack[i].key);
   }
   if (have_typed) {
     cur.inside_string = typed.kind == Tok::String;

@@ -29,7 +29,12 @@ struct EnableContext {
   std::vector<DumpStatement> dumps;
 
   EnableContext(const SourceText& s, const Analysis& a)
-      : src(s), analysis(a), f(a.facts), layout(s, a.facts), tree(own_copy(a.tree)), root(ts_tree_root_node(tree.get())),
+      : src(s),
+        analysis(a),
+        f(a.facts),
+        layout(s, a.facts),
+        tree(own_copy(a.tree)),
+        root(ts_tree_root_node(tree.get())),
         dumps(dump_statements(layout, a.facts)) {}
 
   const DumpStatement* dump_at(TSNode n) const {

@@ -33,7 +33,8 @@ std::vector<std::pair<uint32_t, LineMark>> marked_lines(const Layout& layout, co
   if (out.empty()) return out;  // the usual case: no need to walk the tree for strings
   std::set<uint32_t> strings;
   if (TreePtr tree = own_copy(a.tree)) strings = string_interior_lines(ts_tree_root_node(tree.get()));
-  out.erase(std::remove_if(out.begin(), out.end(), [&](const auto& m) { return strings.count(m.first) > 0; }), out.end());
+  out.erase(std::remove_if(out.begin(), out.end(), [&](const auto& m) { return strings.count(m.first) > 0; }),
+            out.end());
   return out;
 }
 
@@ -131,7 +132,8 @@ InstrumentResult reenable_dump(const SourceText& src, const Analysis& a) {
   }
   for (Edit& e : delete_line_runs(layout, placeholders)) g.edits.push_back(std::move(e));
   if (!g.edits.empty()) r.groups.push_back(std::move(g));
-  r.summary = r.groups.empty() ? "no commented-out msProbe dump line" : "uncomment " + std::to_string(n) + " msProbe dump line(s)";
+  r.summary = r.groups.empty() ? "no commented-out msProbe dump line"
+                               : "uncomment " + std::to_string(n) + " msProbe dump line(s)";
   return r;
 }
 
@@ -202,7 +204,7 @@ InstrumentResult remove_dump(const SourceText& src, const Analysis& a) {
   }
 
   // try/finally blocks whose finally holds only the dump: unwrap them.
-  std::set<uint32_t> strings;  // lines inside string literals of the unwrapped try bodies
+  std::set<uint32_t> strings;                         // lines inside string literals of the unwrapped try bodies
   std::vector<std::pair<uint32_t, uint32_t>> dedent;  // line ranges
   std::set<uint32_t> unwrapped_try_starts;
   const std::vector<TSNode> blocks = blocks_around(c.root, interest);
@@ -249,7 +251,8 @@ InstrumentResult remove_dump(const SourceText& src, const Analysis& a) {
   auto survives = [&](TSNode s, auto&& self) -> bool {
     const DumpStatement* d = c.dump_at(s);
     if (d && gone.count(d->statement)) return false;
-    if (node_is(s, "pass_statement") && mark_of(layout, ts_node_start_point(s).row) == LineMark::Placeholder) return false;
+    if (node_is(s, "pass_statement") && mark_of(layout, ts_node_start_point(s).row) == LineMark::Placeholder)
+      return false;
     if (unwrapped_try_starts.count(ts_node_start_byte(s))) {
       std::vector<TSNode> inner = block_statements(ts_node_child_by_field_name(s, "body", 4));
       return std::any_of(inner.begin(), inner.end(), [&](TSNode t) { return self(t, self); });

@@ -92,9 +92,11 @@ std::vector<DumpStatement> dump_statements(const Layout& layout, const FileFacts
     if (!starts_with(c.qualified, "msprobe.")) continue;
     std::string name = last_component(c.qualified);
     if (name != "module_dump" && name != "module_dump_end") continue;
-    if (c.statement >= 0 && statement_is_call(f, c.statement, static_cast<int>(i))) add(c.statement, MsprobeKind::Other);
+    if (c.statement >= 0 && statement_is_call(f, c.statement, static_cast<int>(i)))
+      add(c.statement, MsprobeKind::Other);
   }
-  std::sort(out.begin(), out.end(), [](const DumpStatement& a, const DumpStatement& b) { return a.range.start < b.range.start; });
+  std::sort(out.begin(), out.end(),
+            [](const DumpStatement& a, const DumpStatement& b) { return a.range.start < b.range.start; });
   // `debugger.stop(); debugger.step()`: dump statements that share lines only
   // with each other own those lines together.
   std::string_view text = layout.source().view();
@@ -102,7 +104,8 @@ std::vector<DumpStatement> dump_statements(const Layout& layout, const FileFacts
     std::size_t j = i;
     while (j + 1 < out.size() && out[j + 1].first_line == out[j].last_line) {
       std::string_view gap = text.substr(out[j].range.end, out[j + 1].range.start - out[j].range.end);
-      if (gap.find_first_not_of(" \t;") != std::string_view::npos || std::count(gap.begin(), gap.end(), ';') != 1) break;
+      if (gap.find_first_not_of(" \t;") != std::string_view::npos || std::count(gap.begin(), gap.end(), ';') != 1)
+        break;
       ++j;
     }
     if (j > i && layout.starts_line(out[i].range.start) && layout.ends_line(out[j].range.end)) {

@@ -14,7 +14,7 @@ namespace msprobe::analysis::instrument {
 struct DumpStatement {
   int statement = -1;  // index into FileFacts::statements
   MsprobeKind kind = MsprobeKind::Other;
-  ByteRange range;     // the statement
+  ByteRange range;  // the statement
   uint32_t first_line = 0, last_line = 0;
   bool owns_lines = false;  // nothing else on its lines
   // An import that binds other names besides the dump API (TrainerMon, ...):

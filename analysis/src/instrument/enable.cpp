@@ -58,7 +58,8 @@ std::string instrument::python_string(const std::string& s) {
 
 std::string scenario_refusal(const FileFacts& f) {
   auto has = [&](Scenario s) { return std::find(f.scenarios.begin(), f.scenarios.end(), s) != f.scenarios.end(); };
-  for (Scenario s : {Scenario::MSAdapter, Scenario::MindSpore, Scenario::Torchair, Scenario::Aclgraph, Scenario::Verl}) {
+  for (Scenario s :
+       {Scenario::MSAdapter, Scenario::MindSpore, Scenario::Torchair, Scenario::Aclgraph, Scenario::Verl}) {
     if (!has(s)) continue;
     switch (s) {
       case Scenario::MindSpore:
@@ -118,8 +119,9 @@ Edit module_block_edit(const EnableContext& c, const DumpPlan& plan, int loop_st
   const FileFacts& f = c.f;
   if (before_line) return c.layout.lines_before(*before_line, "", lines);
   int top = top_level_of(f, loop_stmt);
-  const Statement* anchor =
-      plan.import_after_stmt >= 0 ? &f.statements[static_cast<std::size_t>(plan.import_after_stmt)] : nullptr;
+  const Statement* anchor = plan.import_after_stmt >= 0
+                                ? &f.statements[static_cast<std::size_t>(plan.import_after_stmt)]
+                                : nullptr;
   if (top >= 0) {
     const Statement& t = f.statements[static_cast<std::size_t>(top)];
     bool loop_runs_at_import = t.type != "function_definition" && t.type != "decorated_definition" &&
@@ -138,7 +140,8 @@ const DumpStatement* extendable_import(const EnableContext& c) {
     const Import& imp = c.f.imports[static_cast<std::size_t>(d.imports.front())];
     if (imp.module != "msprobe.pytorch" || !imp.top_level || imp.conditional || imp.name.empty()) continue;
     std::string text(c.src.view().substr(d.range.start, d.range.end - d.range.start));
-    if (text.find('(') != std::string::npos || text.find('\\') != std::string::npos || text.find('*') != std::string::npos)
+    if (text.find('(') != std::string::npos || text.find('\\') != std::string::npos ||
+        text.find('*') != std::string::npos)
       continue;
     return &d;
   }
@@ -225,7 +228,9 @@ InstrumentResult enable_dump(const SourceText& src, const Analysis& a, const Ins
   std::vector<TSNode> stmts = block_statements(ts_node_child_by_field_name(loop_node, "body", 4));
   if (ts_node_is_null(loop_node) || stmts.empty()) return r.error = "the loop at " + loop_label + " has no body", r;
   if (!c.layout.starts_line(ts_node_start_byte(stmts.front())))
-    return r.error = "the body of the loop at " + loop_label + " is on its header line; put it on lines of its own first", r;
+    return r.error = "the body of the loop at " + loop_label +
+                     " is on its header line; put it on lines of its own first",
+           r;
   int loop_stmt = statement_index(f, loop.range);
 
   // ----- what exists already -----
@@ -271,11 +276,12 @@ InstrumentResult enable_dump(const SourceText& src, const Analysis& a, const Ins
     }
     if (!moved || !moved->owns_lines)
       return r.error = "the PrecisionDebugger construction inside the loop at " + loop_label +
-                       " shares its line with other code; move it out of the loop first", r;
+                       " shares its line with other code; move it out of the loop first",
+             r;
     dbg = construct_inside->bound_to.empty() ? ctor : construct_inside->bound_to;
     import_ctor = import_ctor && dbg == ctor;
   } else if (opts.construct == InstrumentOptions::Construct::Elsewhere) {
-    dbg = ctor;  // the entry builds the singleton: start/stop/step are its classmethods
+    dbg = ctor;                      // the entry builds the singleton: start/stop/step are its classmethods
     add_seed = import_seed = false;  // and seed_all() runs there
   } else {
     new_construct = true;
@@ -284,7 +290,8 @@ InstrumentResult enable_dump(const SourceText& src, const Analysis& a, const Ins
   // A construction at the top of a worker function whose loop is in another
   // function: the loop reaches the singleton through the classmethods.
   const bool in_function = opts.construct == InstrumentOptions::Construct::InFunction && new_construct;
-  if (in_function && (opts.construct_function < 0 || static_cast<std::size_t>(opts.construct_function) >= f.functions.size()))
+  if (in_function &&
+      (opts.construct_function < 0 || static_cast<std::size_t>(opts.construct_function) >= f.functions.size()))
     return r.error = "no function to build the debugger in", r;
   const std::string recv = in_function && !function_within(f, loop.function, opts.construct_function) ? ctor : dbg;
 
@@ -362,8 +369,10 @@ InstrumentResult enable_dump(const SourceText& src, const Analysis& a, const Ins
     for (const std::string& l : construct_lines) fn_lines.push_back(l);
     if (!top_lines.empty()) setup.edits.push_back(module_block_edit(c, *plan, loop_stmt, top_lines));
     std::optional<Edit> e = function_top_edit(c, opts.construct_function, fn_lines);
-    if (!e) return r.error = "the body of " + f.functions[static_cast<std::size_t>(opts.construct_function)].name +
-                             "() shares its line with the def; put it on lines of its own first", r;
+    if (!e)
+      return r.error = "the body of " + f.functions[static_cast<std::size_t>(opts.construct_function)].name +
+                       "() shares its line with the def; put it on lines of its own first",
+             r;
     setup.edits.push_back(std::move(*e));
   } else {
     for (const std::string& l : construct_lines) top_lines.push_back(l);
@@ -395,8 +404,7 @@ InstrumentResult enable_dump(const SourceText& src, const Analysis& a, const Ins
   for (const DumpStatement& d : c.dumps) {
     bool stop_or_step = d.kind == MsprobeKind::Stop || d.kind == MsprobeKind::Step ||
                         d.kind == MsprobeKind::ForwardBackwardDumpEnd;
-    if (stop_or_step && inside(d.range, loop.body))
-      stop_step_anywhere = true;
+    if (stop_or_step && inside(d.range, loop.body)) stop_step_anywhere = true;
   }
   const bool need_start = !start_in_loop;
   std::vector<Edit> point_edits;
@@ -453,8 +461,10 @@ InstrumentResult enable_dump(const SourceText& src, const Analysis& a, const Ins
       wrapped = wrap_try_finally(c.layout, from, kept.back(), head, {stop_call, step_call}, moved_lines);
     }
     if (!blocked.empty() && wrapped.empty())
-      return r.error = "the exit at " + blocked + " shares its line with other code, and the loop already calls "
-                       "stop()/step(); put the exit on a line of its own first", r;
+      return r.error = "the exit at " + blocked +
+                       " shares its line with other code, and the loop already calls "
+                       "stop()/step(); put the exit on a line of its own first",
+             r;
     bool use_wrap = !wrapped.empty() && (!blocked.empty() || edit_size(src, wrapped) < edit_size(src, before_each));
     point_edits = use_wrap ? std::move(wrapped) : std::move(before_each);
   }
@@ -476,7 +486,8 @@ InstrumentResult enable_construction(const SourceText& src, const Analysis& a, c
   if (std::string why = parse_refusal(a); !why.empty()) return r.error = why, r;
   const FileFacts& f = a.facts;
   const bool in_function = opts.construct == InstrumentOptions::Construct::InFunction;
-  if (in_function && (opts.construct_function < 0 || static_cast<std::size_t>(opts.construct_function) >= f.functions.size()))
+  if (in_function &&
+      (opts.construct_function < 0 || static_cast<std::size_t>(opts.construct_function) >= f.functions.size()))
     return r.error = "no function to build the debugger in", r;
   EnableContext c(src, a);
 
@@ -508,18 +519,22 @@ InstrumentResult enable_construction(const SourceText& src, const Analysis& a, c
   if (import_seed) names.push_back("seed_all");
   if (import_ctor) names.push_back("PrecisionDebugger");
   if (!names.empty()) {
-    if (const DumpStatement* ext = extendable_import(c)) setup.edits.push_back({{ext->range.end, ext->range.end}, ", " + join(names, ", ")});
+    if (const DumpStatement* ext = extendable_import(c))
+      setup.edits.push_back({{ext->range.end, ext->range.end}, ", " + join(names, ", ")});
     else module_lines.push_back("from msprobe.pytorch import " + join(names, ", "));
   }
   if (add_seed && existing && existing->owns_lines) {
-    setup.edits.push_back(c.layout.lines_before(existing->first_line, c.layout.indent_of(existing->first_line), {seed + "()"}));
+    setup.edits.push_back(
+        c.layout.lines_before(existing->first_line, c.layout.indent_of(existing->first_line), {seed + "()"}));
   } else if (add_seed) {
     first_lines.push_back(seed + "()");
   }
   if (!constructed)
-    first_lines.push_back(fresh_debugger_name(c) + " = " + ctor + "(config_path=" + python_string(opts.config_path) + ")");
+    first_lines.push_back(fresh_debugger_name(c) + " = " + ctor + "(config_path=" + python_string(opts.config_path) +
+                          ")");
   auto module_block = [&](const std::vector<std::string>& lines) {
-    if (!in_function && opts.construct_before_line) return c.layout.lines_before(*opts.construct_before_line, "", lines);
+    if (!in_function && opts.construct_before_line)
+      return c.layout.lines_before(*opts.construct_before_line, "", lines);
     std::optional<uint32_t> end = import_block_end(f);
     return end ? c.layout.lines_after(*end, "", lines) : c.layout.lines_at_top(lines);
   };
@@ -527,8 +542,10 @@ InstrumentResult enable_construction(const SourceText& src, const Analysis& a, c
     if (!module_lines.empty()) setup.edits.push_back(module_block(module_lines));
     if (!first_lines.empty()) {
       std::optional<Edit> e = function_top_edit(c, opts.construct_function, first_lines);
-      if (!e) return r.error = "the body of " + f.functions[static_cast<std::size_t>(opts.construct_function)].name +
-                               "() shares its line with the def; put it on lines of its own first", r;
+      if (!e)
+        return r.error = "the body of " + f.functions[static_cast<std::size_t>(opts.construct_function)].name +
+                         "() shares its line with the def; put it on lines of its own first",
+               r;
       setup.edits.push_back(std::move(*e));
     }
   } else {
@@ -536,7 +553,8 @@ InstrumentResult enable_construction(const SourceText& src, const Analysis& a, c
     if (!module_lines.empty()) setup.edits.push_back(module_block(module_lines));
   }
   if (!setup.edits.empty()) r.groups.push_back(std::move(setup));
-  std::string where = in_function ? "at the top of " + f.functions[static_cast<std::size_t>(opts.construct_function)].name + "()"
+  std::string where = in_function ? "at the top of " +
+                                        f.functions[static_cast<std::size_t>(opts.construct_function)].name + "()"
                                   : "after the imports";
   r.summary = r.groups.empty() ? "the debugger is already built " + where : "build the msProbe debugger " + where;
   return r;

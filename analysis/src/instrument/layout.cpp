@@ -30,7 +30,8 @@ Layout::Layout(const SourceText& source, const FileFacts& facts) : src_(source) 
   }
   if (unit_.empty()) {
     bool tabs = false;
-    for (uint32_t l = 0; l < src_.line_count() && !tabs; ++l) tabs = !src_.line_text(l).empty() && src_.line_text(l)[0] == '\t';
+    for (uint32_t l = 0; l < src_.line_count() && !tabs; ++l)
+      tabs = !src_.line_text(l).empty() && src_.line_text(l)[0] == '\t';
     unit_ = tabs ? "\t" : "    ";
   }
 }
@@ -251,7 +252,8 @@ std::vector<TSNode> blocks_around(TSNode node, std::vector<ByteRange> ranges) {
   std::sort(ranges.begin(), ranges.end(), [](ByteRange a, ByteRange b) { return a.start < b.start; });
   // Whether some range lies inside [start, end): the walk descends only there.
   auto holds_one = [&](uint32_t start, uint32_t end) {
-    auto it = std::lower_bound(ranges.begin(), ranges.end(), start, [](ByteRange r, uint32_t at) { return r.start < at; });
+    auto it = std::lower_bound(ranges.begin(), ranges.end(), start,
+                               [](ByteRange r, uint32_t at) { return r.start < at; });
     return it != ranges.end() && it->start < end && it->end <= end;
   };
   std::vector<TSNode> out;

@@ -88,7 +88,8 @@ ProjectEditResult enable_in_project(const ProjectSnapshot& project, const std::s
 
   // A dump that was commented out comes back as it was.
   bool disabled = false;
-  for (const std::string& f : spanned) disabled = disabled || has_disabled_dump(files.get(f)->source, files.get(f)->analysis);
+  for (const std::string& f : spanned)
+    disabled = disabled || has_disabled_dump(files.get(f)->source, files.get(f)->analysis);
   if (disabled) {
     for (const std::string& f : spanned) {
       Analysed* a = files.get(f);
@@ -144,12 +145,14 @@ ProjectEditResult dump_off_in_project(const ProjectSnapshot& project, const std:
   for (const std::string& f : targets) {
     Analysed* a = files.get(f);
     if (!a) return out = ProjectEditResult{}, out.error = "cannot read " + f, out;
-    InstrumentResult r = mode == DumpOffMode::Disable ? disable_dump(a->source, a->analysis) : remove_dump(a->source, a->analysis);
+    InstrumentResult r = mode == DumpOffMode::Disable ? disable_dump(a->source, a->analysis)
+                                                      : remove_dump(a->source, a->analysis);
     if (!r.ok()) return out = ProjectEditResult{}, out.error = f + ": " + r.error, out;
     if (!r.groups.empty()) out.summary += (out.summary.empty() ? "" : "; ") + r.summary + " in " + f;
     add(out, f, *a, std::move(r));
   }
-  if (out.summary.empty()) out.summary = "no msProbe dump to " + std::string(mode == DumpOffMode::Disable ? "disable" : "remove");
+  if (out.summary.empty())
+    out.summary = "no msProbe dump to " + std::string(mode == DumpOffMode::Disable ? "disable" : "remove");
   return out;
 }
 

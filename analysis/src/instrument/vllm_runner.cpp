@@ -62,8 +62,9 @@ InstrumentResult runner_edits(const SourceText& src, const Analysis& a, const Ru
     if (init_body.empty() || !c.layout.starts_line(ts_node_start_byte(init_body.front())))
       return r.error = "GPUModelRunner.__init__ has no body on lines of its own", r;
     std::vector<std::string> lines;
-    if (!imported) lines.push_back(seeded ? "from msprobe.pytorch import PrecisionDebugger"
-                                          : "from msprobe.pytorch import seed_all, PrecisionDebugger");
+    if (!imported)
+      lines.push_back(seeded ? "from msprobe.pytorch import PrecisionDebugger"
+                             : "from msprobe.pytorch import seed_all, PrecisionDebugger");
     if (!seeded) lines.push_back("seed_all(mode=True)");
     lines.push_back(dbg + " = PrecisionDebugger(config_path=" + python_string(opts.config_path) + ")");
     uint32_t line = ts_node_start_point(init_body.front()).row;
@@ -90,8 +91,9 @@ InstrumentResult runner_edits(const SourceText& src, const Analysis& a, const Ru
   }
   r.summary = r.groups.empty() ? "GPUModelRunner already builds, starts, stops and steps the debugger"
                                : "instrument the vLLM GPUModelRunner for the msProbe dump";
-  r.notes.push_back("Start the vLLM server with --enforce-eager: msProbe dumps eager mode only "
-                    "(export TORCHDYNAMO_DISABLE=1 if Dynamo errors appear).");
+  r.notes.push_back(
+      "Start the vLLM server with --enforce-eager: msProbe dumps eager mode only "
+      "(export TORCHDYNAMO_DISABLE=1 if Dynamo errors appear).");
   return r;
 }
 

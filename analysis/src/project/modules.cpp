@@ -58,7 +58,8 @@ ModuleTable::ModuleTable(const std::map<std::string, std::shared_ptr<const Modul
     }
     if (!summary) continue;
     for (std::string& d : sys_path_dirs(rel, *summary)) {
-      if (std::find(extra_dirs_.begin(), extra_dirs_.end(), d) == extra_dirs_.end()) extra_dirs_.push_back(std::move(d));
+      if (std::find(extra_dirs_.begin(), extra_dirs_.end(), d) == extra_dirs_.end())
+        extra_dirs_.push_back(std::move(d));
     }
   }
 }

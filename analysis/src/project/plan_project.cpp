@@ -114,8 +114,10 @@ void place_before_project_imports(ProjectSession& session, ProjectPlan& plan, co
     if (s && binds_torch_names(*s)) {
       plan.construct_before_line = *first;
       plan.construct_after_line = *first == 0 ? std::nullopt : std::optional<uint32_t>(*first - 1);
-      plan.notes.push_back(queue[i] + " binds torch functions by name when it is imported: the debugger is built "
-                           "before the project imports of " + file + ", so msProbe's wrappers are in place first");
+      plan.notes.push_back(queue[i] +
+                           " binds torch functions by name when it is imported: the debugger is built "
+                           "before the project imports of " +
+                           file + ", so msProbe's wrappers are in place first");
       return;
     }
     for (const std::string& next : session.imported_files(queue[i], UINT32_MAX)) {
@@ -153,7 +155,8 @@ std::optional<ProjectPlan> plan_project(const ProjectSnapshot& project, const st
         loop_index = static_cast<int>(i);
     }
     if (loop_index < 0)
-      return fail("no training or inference loop starts at line " + std::to_string(*options.loop_line + 1) + " of " + rel);
+      return fail("no training or inference loop starts at line " + std::to_string(*options.loop_line + 1) + " of " +
+                  rel);
     loop_file = rel;
   }
   for (LoopRole want : {LoopRole::Train, LoopRole::Inference}) {
@@ -250,7 +253,8 @@ std::optional<ProjectPlan> plan_project(const ProjectSnapshot& project, const st
       if (name == w && d.parent == -1) fn = static_cast<int>(i);
     }
     std::optional<uint32_t> line = function_top_line(cf->source, cf->facts, fn);
-    if (!line) return fail("the worker " + w + "() in " + plan.entry.construct_file + " has no body on lines of its own");
+    if (!line)
+      return fail("the worker " + w + "() in " + plan.entry.construct_file + " has no body on lines of its own");
     plan.construct_after_line = line;
     plan.entry.worker_function = fn;
     if (!plan.entries.empty()) plan.entries.front().worker_function = fn;

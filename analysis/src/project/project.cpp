@@ -45,7 +45,8 @@ std::shared_ptr<const ProjectSnapshot> ProjectSnapshot::with(const std::string& 
   if (summary) next->files_[rel] = std::move(summary);
   else if (it != next->files_.end()) next->files_.erase(it);
   // The module table depends on the file list and the sys.path folders only.
-  if (!same_files || !same_sys_path) next->modules_ = std::make_shared<const ModuleTable>(next->files_, next->package_roots_);
+  if (!same_files || !same_sys_path)
+    next->modules_ = std::make_shared<const ModuleTable>(next->files_, next->package_roots_);
   return next;
 }
 
@@ -233,8 +234,9 @@ void find_dump_entries(ProjectSession& session, const std::string& rel, const Mo
   for (const auto& [file, s] : session.project().files()) {
     if (!session.is_script(file)) continue;
     const ProjectSession::Reach& reach = session.reach({file, -1});
-    bool reaches = std::any_of(dump_functions.begin(), dump_functions.end(),
-                               [&](int f) { return reach.steps.count({rel, f}) != 0; });
+    bool reaches = std::any_of(dump_functions.begin(), dump_functions.end(), [&](int f) {
+      return reach.steps.count({rel, f}) != 0;
+    });
     if (!reaches) continue;
     if (!v.dump_calls_reached) {
       v.dump_calls_reached = true;
@@ -301,7 +303,8 @@ ProjectView project_view(const SourceText& source, FileFacts& facts, const Proje
     for (const FunctionRef& g : session.reach({sym.file, sym.index}).order) {
       const ModuleSummary* gs = session.summary(g.file);
       if (!gs) continue;
-      for (const MsprobeRef& r : gs->msprobe) works = works || (r.kind == MsprobeKind::Start && r.function == g.function);
+      for (const MsprobeRef& r : gs->msprobe)
+        works = works || (r.kind == MsprobeKind::Start && r.function == g.function);
       for (std::size_t li = 0; li < gs->effects.loops.size() && !works; ++li) {
         works = gs->effects.loops[li].function == g.function &&
                 loop_has_role(session.solver(g.file).loop_kinds(static_cast<int>(li)));
@@ -315,7 +318,8 @@ ProjectView project_view(const SourceText& source, FileFacts& facts, const Proje
   EffectSolver& self = session.solver(rel);
   for (const CallSite& site : summary.effects.sites) {
     if (site.target < 0) continue;
-    if (std::optional<FunctionEffect> e = session.resolve(self, site, 0); e && e->kinds) v.call_effects[site.at.start] = e->kinds;
+    if (std::optional<FunctionEffect> e = session.resolve(self, site, 0); e && e->kinds)
+      v.call_effects[site.at.start] = e->kinds;
   }
   return v;
 }

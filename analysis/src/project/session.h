@@ -35,23 +35,25 @@ struct ClassRef {
   std::string file;
   int cls = -1;
   friend bool operator==(const ClassRef& a, const ClassRef& b) { return a.cls == b.cls && a.file == b.file; }
-  friend bool operator<(const ClassRef& a, const ClassRef& b) { return a.file != b.file ? a.file < b.file : a.cls < b.cls; }
+  friend bool operator<(const ClassRef& a, const ClassRef& b) {
+    return a.file != b.file ? a.file < b.file : a.cls < b.cls;
+  }
 };
 
 // What a dotted name stands for in a module's scope.
 struct Symbol {
   enum class Kind { None, Module, Function, Class };
   Kind kind = Kind::None;
-  ModuleRef module;       // Kind::Module
-  std::string file;       // Function / Class: the file defining it
-  int index = -1;         // Function / Class: index in that file's summary
+  ModuleRef module;  // Kind::Module
+  std::string file;  // Function / Class: the file defining it
+  int index = -1;    // Function / Class: index in that file's summary
 };
 
 // One step on the way from an entry to a function.
 struct ReachStep {
-  FunctionRef from;      // the caller (-1: module level of the file)
-  uint32_t line = 0;     // 0-based line of the call (or of the launch)
-  bool spawn = false;    // the callee runs in new worker processes started here
+  FunctionRef from;    // the caller (-1: module level of the file)
+  uint32_t line = 0;   // 0-based line of the call (or of the launch)
+  bool spawn = false;  // the callee runs in new worker processes started here
 };
 
 // The module binds functions of torch by name at import time

@@ -6,8 +6,8 @@
 #include "facts_builder.h"
 #include "launches.h"
 #include "msprobe/analysis/project.h"
-#include "project/summary.h"
 #include "msprobe/analysis/text_match.h"
+#include "project/summary.h"
 
 namespace msprobe::analysis {
 namespace {
@@ -105,7 +105,8 @@ uint64_t fingerprint(const ModuleSummary& s) {
     f << i.module << i.name << i.bound << static_cast<long long>(i.top_level) << static_cast<long long>(i.conditional);
   for (const SysPathEntry& e : s.sys_path) f << static_cast<long long>(e.from_file) << e.path;
   for (const LaunchRef& l : s.launches) f << l.worker << l.function;
-  for (const MsprobeRef& m : s.msprobe) f << static_cast<long long>(m.kind) << m.function << m.loop << m.receiver << m.bound_to;
+  for (const MsprobeRef& m : s.msprobe)
+    f << static_cast<long long>(m.kind) << m.function << m.loop << m.receiver << m.bound_to;
   f << static_cast<long long>(s.main_guard_line >= 0) << static_cast<long long>(s.runs_code)
     << static_cast<long long>(s.syntax_errors);
   return f.value();
@@ -124,7 +125,8 @@ std::shared_ptr<const ModuleSummary> summarize(const SourceText& source, const F
     s->imports.push_back({imp.module, imp.name, imp.bound, imp.line, imp.top_level, imp.conditional});
   }
   for (const ClassDef& c : f.classes) s->class_ranges.push_back(c.range);
-  if (f.main_guard >= 0) s->main_guard_line = static_cast<int>(f.statements[static_cast<std::size_t>(f.main_guard)].line);
+  if (f.main_guard >= 0)
+    s->main_guard_line = static_cast<int>(f.statements[static_cast<std::size_t>(f.main_guard)].line);
 
   for (const Call& c : f.calls) {
     bool insert = c.qualified == "sys.path.insert", append = c.qualified == "sys.path.append";

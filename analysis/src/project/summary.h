@@ -51,10 +51,10 @@ struct ModuleSummary {
   std::vector<LaunchRef> launches;
   std::vector<MsprobeRef> msprobe;
   std::vector<ByteRange> class_ranges;  // per class: the whole definition (module-level code excludes them)
-  int main_guard_line = -1;   // 0-based line of `if __name__ == "__main__":`, -1 without
-  bool runs_code = false;     // module-level code that calls into functions or loops: a script
+  int main_guard_line = -1;             // 0-based line of `if __name__ == "__main__":`, -1 without
+  bool runs_code = false;               // module-level code that calls into functions or loops: a script
   bool syntax_errors = false;
-  uint32_t bytes = 0;         // size of the source
+  uint32_t bytes = 0;  // size of the source
   // A hash of what other files can see of this one (names, effects, imports,
   // entry facts; not positions): equal fingerprints give other files the same answers.
   uint64_t fingerprint = 0;

@@ -20,7 +20,7 @@ struct DynamoSite {
   ByteRange range;
   std::string description;  // "torch.compile(...)"
   std::vector<Fix> fixes;
-  bool is_import = false;   // the import of torch._dynamo itself, not a use of it
+  bool is_import = false;  // the import of torch._dynamo itself, not a use of it
 };
 
 std::vector<DynamoSite> find_dynamo_sites(const SourceText& source, const FileFacts& facts);

@@ -14,11 +14,11 @@ namespace msprobe::analysis {
 
 // One name bound by an import statement.
 struct Import {
-  std::string module;   // "torch.nn" for `from torch.nn import functional as F`, "torch" for `import torch`
-  std::string name;     // imported member ("functional"); empty for `import x`
-  std::string bound;    // the local name it binds ("F", "torch", "np")
-  std::string target;   // the qualified name the local name stands for ("torch.nn.functional")
-  ByteRange range;      // the whole import statement
+  std::string module;  // "torch.nn" for `from torch.nn import functional as F`, "torch" for `import torch`
+  std::string name;    // imported member ("functional"); empty for `import x`
+  std::string bound;   // the local name it binds ("F", "torch", "np")
+  std::string target;  // the qualified name the local name stands for ("torch.nn.functional")
+  ByteRange range;     // the whole import statement
   uint32_t line = 0;
   bool top_level = true;     // at module level (possibly inside try/if)
   bool conditional = false;  // inside try/if/with at module level
@@ -37,11 +37,11 @@ struct Call {
   ByteRange range;        // the whole call
   uint32_t line = 0;
   ByteRange callee_range;
-  ByteRange args_range;   // the parenthesised argument list
+  ByteRange args_range;  // the parenthesised argument list
   std::vector<Argument> args;
-  int function = -1;  // index into FileFacts::functions of the innermost enclosing def, -1 at module level
-  int loop = -1;      // index into FileFacts::loops of the innermost enclosing loop, -1 if none
-  int statement = -1; // index into FileFacts::statements of the enclosing simple statement
+  int function = -1;   // index into FileFacts::functions of the innermost enclosing def, -1 at module level
+  int loop = -1;       // index into FileFacts::loops of the innermost enclosing loop, -1 if none
+  int statement = -1;  // index into FileFacts::statements of the enclosing simple statement
 };
 
 // A dotted name used as a value (not called), e.g. `torch._dynamo.config.x = 1`.
@@ -52,11 +52,11 @@ struct NameUse {
 };
 
 struct Decorator {
-  std::string callee;     // "torch.compile" in `@torch.compile(mode="x")`
+  std::string callee;  // "torch.compile" in `@torch.compile(mode="x")`
   std::string qualified;
-  ByteRange range;        // the decorator line without the leading '@'... including it
-  bool called = false;    // written with arguments
-  int function = -1;      // the function it decorates
+  ByteRange range;      // the decorator line without the leading '@'... including it
+  bool called = false;  // written with arguments
+  int function = -1;    // the function it decorates
 };
 
 struct Comment {
@@ -71,10 +71,10 @@ struct Function {
   ByteRange range;         // whole definition (decorators excluded)
   ByteRange body;
   uint32_t line = 0;
-  int parent = -1;         // enclosing function
+  int parent = -1;                  // enclosing function
   std::vector<std::string> params;  // parameter names in order ("self" included), without * / ** / defaults
-  int statement = -1;      // index into statements of the function_definition (its body statements are owned by it)
-  int class_index = -1;    // index into classes when a method
+  int statement = -1;    // index into statements of the function_definition (its body statements are owned by it)
+  int class_index = -1;  // index into classes when a method
 };
 
 struct ClassDef {
@@ -95,13 +95,13 @@ struct Loop {
   std::string target;    // for-loop target text ("data, label")
   std::string iterable;  // for-loop iterable text, or while condition text
   uint32_t line = 0;
-  int parent = -1;       // enclosing loop
-  int function = -1;     // enclosing function
+  int parent = -1;               // enclosing loop
+  int function = -1;             // enclosing function
   uint32_t body_first_stmt = 0;  // index into statements
   uint32_t body_last_stmt = 0;
   bool has_else = false;
-  int statement = -1;    // index into statements of the loop statement itself
-  int with_block = -1;   // innermost `with` statement around the loop, in the same def
+  int statement = -1;   // index into statements of the loop statement itself
+  int with_block = -1;  // innermost `with` statement around the loop, in the same def
 };
 
 enum class StatementKind { Simple, Compound };
@@ -109,14 +109,14 @@ enum class StatementKind { Simple, Compound };
 // Every statement in the file, in source order, with its nesting.
 struct Statement {
   ByteRange range;
-  uint32_t line = 0;       // first line
-  uint32_t end_line = 0;   // last line
-  std::string type;        // tree-sitter node type ("expression_statement", "if_statement", ...)
+  uint32_t line = 0;            // first line
+  uint32_t end_line = 0;        // last line
+  std::string type;             // tree-sitter node type ("expression_statement", "if_statement", ...)
   int parent_block_owner = -1;  // index of the compound statement whose block holds this one, -1 at module level
   int function = -1;
-  int loop = -1;           // innermost enclosing loop
-  uint32_t indent = 0;     // column (bytes) where it starts
-  bool is_exit = false;    // return / break / continue / raise
+  int loop = -1;         // innermost enclosing loop
+  uint32_t indent = 0;   // column (bytes) where it starts
+  bool is_exit = false;  // return / break / continue / raise
   // The block (or the module) that directly holds the statement, and the node
   // type that owns that block: "module", "if_statement", "else_clause",
   // "try_statement" (the try body), "except_clause", "finally_clause",
@@ -126,9 +126,9 @@ struct Statement {
 };
 
 struct Assignment {
-  std::string target;  // source text of the left side
-  std::string value;   // source text of the right side
-  int value_call = -1; // index into calls when the right side is a call
+  std::string target;   // source text of the left side
+  std::string value;    // source text of the right side
+  int value_call = -1;  // index into calls when the right side is a call
   ByteRange range;
   int function = -1;
   int loop = -1;
@@ -160,8 +160,8 @@ struct WithBlock {
 
 struct SyntaxError {
   ByteRange range;
-  bool missing = false;    // a MISSING node (e.g. ')'), else an ERROR node
-  std::string expected;    // for missing nodes: what was expected
+  bool missing = false;  // a MISSING node (e.g. ')'), else an ERROR node
+  std::string expected;  // for missing nodes: what was expected
 };
 
 // ----- Derived facts (computed from the raw ones above, see derive_*.cpp) -----
@@ -172,19 +172,19 @@ const char* to_string(MsprobeKind k);
 // One use of msProbe's API.
 struct MsprobeUse {
   MsprobeKind kind = MsprobeKind::Other;
-  ByteRange range;        // the call (or the import statement)
+  ByteRange range;  // the call (or the import statement)
   uint32_t line = 0;
-  int call = -1;          // index into FileFacts::calls (-1 for imports)
-  int import = -1;        // index into FileFacts::imports
-  std::string receiver;   // "debugger" in debugger.start(); "PrecisionDebugger" for classmethod use
-  std::string bound_to;   // for Construct: the name it is assigned to ("debugger", "self.debugger")
-  std::string framework;  // "pytorch" or "mindspore" (from the import path)
-  std::string method;     // the called name: "start", "forward_backward_dump_end", "save", "PrecisionDebugger", ...
+  int call = -1;            // index into FileFacts::calls (-1 for imports)
+  int import = -1;          // index into FileFacts::imports
+  std::string receiver;     // "debugger" in debugger.start(); "PrecisionDebugger" for classmethod use
+  std::string bound_to;     // for Construct: the name it is assigned to ("debugger", "self.debugger")
+  std::string framework;    // "pytorch" or "mindspore" (from the import path)
+  std::string method;       // the called name: "start", "forward_backward_dump_end", "save", "PrecisionDebugger", ...
   std::string config_path;  // Construct: source text of the config_path argument (first positional or keyword)
   ByteRange config_path_range;
-  std::string model_arg;    // Start: source text of the model argument, empty when none
-  int function = -1;        // enclosing def
-  int loop = -1;            // innermost enclosing loop
+  std::string model_arg;  // Start: source text of the model argument, empty when none
+  int function = -1;      // enclosing def
+  int loop = -1;          // innermost enclosing loop
 };
 
 enum class Scenario { PytorchEager, MindSpore, MSAdapter, Torchair, Aclgraph, Verl, VllmRunner, VllmOffline, Monitor };
@@ -202,20 +202,20 @@ const char* to_string(LoopRole r);
 
 // A loop's place in the script: what it runs per iteration.
 struct LoopInfo {
-  int loop = -1;             // index into FileFacts::loops
+  int loop = -1;  // index into FileFacts::loops
   LoopRole role = LoopRole::None;
-  std::string model;         // expression called for the forward ("model", "self.model", "engine")
-  int epoch_loop = -1;       // enclosing loop over epochs, if any
-  std::vector<ByteRange> forward;   // sites in the body (a helper's call site when it happens in a helper)
+  std::string model;               // expression called for the forward ("model", "self.model", "engine")
+  int epoch_loop = -1;             // enclosing loop over epochs, if any
+  std::vector<ByteRange> forward;  // sites in the body (a helper's call site when it happens in a helper)
   std::vector<ByteRange> backward;
-  std::vector<ByteRange> step;      // optimizer steps
+  std::vector<ByteRange> step;  // optimizer steps
   // Every distinct model expression called for a forward, in source order
   // (GANs: {"netG", "netD"}); `model` is the first.
   std::vector<std::string> models;
-  int function = -1;         // enclosing def of the loop
-  bool generation = false;   // forward through `.generate(...)` (LLM/HF generation)
-  bool no_grad = false;      // under torch.no_grad()/inference_mode() (with block or decorator)
-  std::string reason;        // one line on why the role was given
+  int function = -1;        // enclosing def of the loop
+  bool generation = false;  // forward through `.generate(...)` (LLM/HF generation)
+  bool no_grad = false;     // under torch.no_grad()/inference_mode() (with block or decorator)
+  std::string reason;       // one line on why the role was given
   // `model` is an nn.Module that start(model=...) accepts; false for a vLLM
   // LLM object (start() without a model, or the runner's module) and when
   // there is no eager model (a graph replay).

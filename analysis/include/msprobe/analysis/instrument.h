@@ -40,7 +40,7 @@ struct InstrumentResult {
 
 struct InstrumentOptions {
   std::string config_path = "./config.json";  // written into PrecisionDebugger(config_path=...)
-  std::optional<uint32_t> loop_line;           // 0-based header line of the loop to instrument
+  std::optional<uint32_t> loop_line;          // 0-based header line of the loop to instrument
 
   // Where a new PrecisionDebugger(...) goes (msprobe-facts §2.1: in the
   // process that runs the loop, as early as possible).
@@ -65,8 +65,8 @@ inline constexpr std::string_view kDisabledPlaceholder = "pass  # msprobe-disabl
 
 // A loop the dump can be enabled in.
 struct DumpTarget {
-  int loop_info = -1;     // index into FileFacts::loop_info
-  uint32_t line = 0;      // 0-based header line
+  int loop_info = -1;  // index into FileFacts::loop_info
+  uint32_t line = 0;   // 0-based header line
   LoopRole role = LoopRole::None;
   ByteRange header;       // `for x in y:`
   ByteRange range;        // the whole loop

@@ -17,7 +17,7 @@ namespace msprobe::analysis {
 
 // A continue/break/return that leaves the iteration before its last statement.
 struct EarlyExit {
-  int stmt = -1;             // index into FileFacts::statements
+  int stmt = -1;  // index into FileFacts::statements
   uint32_t line = 0;
   std::string kind;          // "continue", "break" or "return"
   std::string indent;        // the exact indentation of the exit statement
@@ -26,10 +26,10 @@ struct EarlyExit {
 };
 
 struct DumpPlan {
-  int loop = -1;        // index into FileFacts::loops
-  int loop_info = -1;   // index into FileFacts::loop_info
+  int loop = -1;       // index into FileFacts::loops
+  int loop_info = -1;  // index into FileFacts::loop_info
   LoopRole role = LoopRole::None;
-  std::string model;    // argument for start(); empty when unknown or not an nn.Module (a vLLM LLM)
+  std::string model;  // argument for start(); empty when unknown or not an nn.Module (a vLLM LLM)
 
   // The import block goes after this statement (a top-level import, an
   // import block in try/if, the module docstring or `from __future__`), or

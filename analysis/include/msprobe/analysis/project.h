@@ -77,8 +77,8 @@ class ProjectSnapshot {
 // symlinks to folders are followed once (loops are safe).
 struct ScanLimits {
   std::size_t max_files = 5000;
-  std::size_t max_bytes = 64u << 20;       // total source read
-  std::size_t max_file_bytes = 4u << 20;   // a larger file is skipped
+  std::size_t max_bytes = 64u << 20;      // total source read
+  std::size_t max_file_bytes = 4u << 20;  // a larger file is skipped
 };
 
 struct ScanResult {
@@ -133,11 +133,11 @@ ProjectView project_view(const SourceText& source, FileFacts& facts, const Proje
 
 // A launched script (or a spawned worker) that reaches a loop.
 struct ProjectEntry {
-  std::string file;             // the launched script
-  std::string construct_file;   // where the construction goes: the script, or the file of the worker
-  std::string worker;           // the worker function the construction goes into; "" = module level
-  int worker_function = -1;     // its index in construct_file's facts (the chosen entry only)
-  std::vector<uint32_t> lines;  // 0-based lines, in `file`, of the calls on the way to the loop
+  std::string file;               // the launched script
+  std::string construct_file;     // where the construction goes: the script, or the file of the worker
+  std::string worker;             // the worker function the construction goes into; "" = module level
+  int worker_function = -1;       // its index in construct_file's facts (the chosen entry only)
+  std::vector<uint32_t> lines;    // 0-based lines, in `file`, of the calls on the way to the loop
   std::vector<std::string> path;  // how it reaches the loop ("chargpt.py", "Trainer.run (mingpt/trainer.py)")
 };
 
@@ -150,10 +150,10 @@ struct ProjectPlanOptions {
 // construction (in `entry.construct_file`).
 struct ProjectPlan {
   std::string loop_file;
-  uint32_t loop_line = 0;            // 0-based header line of the loop in loop_file
-  DumpPlan loop;                     // the plan in loop_file
-  ProjectEntry entry;                // the chosen entry
-  std::vector<ProjectEntry> entries; // every entry that reaches the loop, the chosen one first
+  uint32_t loop_line = 0;             // 0-based header line of the loop in loop_file
+  DumpPlan loop;                      // the plan in loop_file
+  ProjectEntry entry;                 // the chosen entry
+  std::vector<ProjectEntry> entries;  // every entry that reaches the loop, the chosen one first
   // 0-based line in entry.construct_file after which the import, seed_all()
   // and the construction go; nullopt = at the top of the file. For a worker:
   // the line after which the construction goes inside the function.
@@ -162,14 +162,13 @@ struct ProjectPlan {
   // (a module they load binds torch functions by name, which would escape
   // the dump): the 0-based line of the first of them.
   std::optional<uint32_t> construct_before_line;
-  std::vector<std::string> notes;    // what the user should know ("no launched script reaches ...")
+  std::vector<std::string> notes;  // what the user should know ("no launched script reaches ...")
   bool single_file() const { return entry.construct_file == loop_file && entry.worker.empty(); }
 };
 
 // Plans the dump for the file `rel` (the entry or the loop file). `error`
 // says why when there is none.
-std::optional<ProjectPlan> plan_project(const ProjectSnapshot& project, const std::string& rel,
-                                        const FileReader& read, const ProjectPlanOptions& options,
-                                        std::string* error);
+std::optional<ProjectPlan> plan_project(const ProjectSnapshot& project, const std::string& rel, const FileReader& read,
+                                        const ProjectPlanOptions& options, std::string* error);
 
 }  // namespace msprobe::analysis

@@ -14,15 +14,15 @@
 namespace msprobe::analysis {
 
 struct FileEdits {
-  std::string file;       // relative to the project root
-  std::string text;       // the file as it was read
+  std::string file;  // relative to the project root
+  std::string text;  // the file as it was read
   InstrumentResult result;
 };
 
 struct ProjectEditResult {
   std::vector<FileEdits> files;  // files with edits (and their groups), loop file first
   std::vector<std::string> notes;
-  std::string error;             // non-empty: refused (no file changes)
+  std::string error;  // non-empty: refused (no file changes)
   std::string summary;
   bool ok() const { return error.empty(); }
   bool empty() const;

@@ -33,7 +33,7 @@ struct RuleMeta {
   std::string_view summary;  // one line
   Severity severity;         // default
   FixAvailability fix;
-  std::string_view docs;     // Markdown: What it does / Why / Example / Fix
+  std::string_view docs;  // Markdown: What it does / Why / Example / Fix
 };
 
 // What the user told us about their environment and preferences.

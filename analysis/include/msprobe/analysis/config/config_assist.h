@@ -24,12 +24,12 @@ struct ConfigCompletion {
   enum class Kind { Key, Value, Block };
   Kind kind = Kind::Key;
   std::string label;
-  std::string insert;      // replaces `replace`
+  std::string insert;  // replaces `replace`
   ByteRange replace;
-  std::string filter;      // text the client matches against what was typed
-  std::string detail;      // one line
+  std::string filter;         // text the client matches against what was typed
+  std::string detail;         // one line
   std::string documentation;  // Markdown
-  bool preselect = false;  // msProbe's default / the recommended value
+  bool preselect = false;     // msProbe's default / the recommended value
   std::string sort;
 };
 

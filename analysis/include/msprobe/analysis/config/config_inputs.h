@@ -13,9 +13,9 @@ namespace msprobe::analysis {
 
 struct ConfigLookup {
   bool found = false;
-  std::string path;                        // where it was found, or where it would be created
-  std::vector<std::string> searched;       // every place looked at, in order
-  std::shared_ptr<const std::string> text; // the content, when found
+  std::string path;                         // where it was found, or where it would be created
+  std::vector<std::string> searched;        // every place looked at, in order
+  std::shared_ptr<const std::string> text;  // the content, when found
 };
 
 // Called with the config_path string as written in the script.

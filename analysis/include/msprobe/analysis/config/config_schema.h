@@ -15,7 +15,7 @@ namespace msprobe::analysis::config {
 // The two msProbe lines whose config rules differ (msprobe-facts §0, §2.6).
 enum class ConfigVersion { V8, V26 };
 ConfigVersion version_of(const AnalysisOptions& options);  // 26.x unless an 8.x (or older) version is set
-const char* to_string(ConfigVersion v);                     // "8.x" / "26.x"
+const char* to_string(ConfigVersion v);                    // "8.x" / "26.x"
 
 // Bit masks of the versions that read a field, task or value.
 enum : unsigned { kV8 = 1u, kV26 = 2u, kAllVersions = 3u };
@@ -35,7 +35,7 @@ struct EnumValue {
 };
 
 struct FieldSpec {
-  std::string_view block;         // "" for a top-level key, else the task whose block holds it
+  std::string_view block;  // "" for a top-level key, else the task whose block holds it
   std::string_view name;
   FieldType type = FieldType::String;
   unsigned versions = kAllVersions;
@@ -44,9 +44,9 @@ struct FieldSpec {
   std::string_view default_json;  // msProbe's default as JSON text; empty when there is none
   std::vector<EnumValue> values;  // allowed values of a String, or of each item of a StringList
   IntRule int_rule = IntRule::Any;
-  std::string_view removed;       // non-empty: no longer read; when it went and what replaces it
-  std::string_view ignored;       // non-empty: read by another framework only; PyTorch ignores it
-  bool generated = false;         // written by the generator, with its default
+  std::string_view removed;  // non-empty: no longer read; when it went and what replaces it
+  std::string_view ignored;  // non-empty: read by another framework only; PyTorch ignores it
+  bool generated = false;    // written by the generator, with its default
 
   const EnumValue* value(std::string_view name) const;
 };

@@ -23,12 +23,12 @@ struct JsonValue {
   JsonKind kind = JsonKind::Null;
   ByteRange range;
   bool boolean = false;
-  std::string text;        // decoded text of a string; source text of a number
-  bool integer = false;    // a number written without fraction or exponent
-  bool int_fits = false;   // ... and it fits in `int_value`
+  std::string text;       // decoded text of a string; source text of a number
+  bool integer = false;   // a number written without fraction or exponent
+  bool int_fits = false;  // ... and it fits in `int_value`
   long long int_value = 0;
   double number = 0;
-  bool complete = true;    // false when a syntax error cut this value short
+  bool complete = true;             // false when a syntax error cut this value short
   std::vector<JsonValue> items;     // Array
   std::vector<JsonMember> members;  // Object, in source order (duplicates kept)
 
@@ -52,7 +52,7 @@ struct JsonSyntaxError {
 };
 
 struct JsonDoc {
-  JsonValue root;            // Null with complete=false when nothing could be read
+  JsonValue root;  // Null with complete=false when nothing could be read
   bool has_root = false;
   std::vector<JsonSyntaxError> errors;  // at most one: reading stops at the first
   bool ok() const { return has_root && errors.empty(); }
@@ -70,7 +70,7 @@ struct JsonCursor {
   ByteRange replace;              // the token being typed (string incl. quotes, or bare word); empty at the cursor
   std::string typed;              // what was typed of it so far (without quotes)
   bool inside_string = false;
-  bool colon_follows = false;     // for Key: a ':' already follows the token
+  bool colon_follows = false;             // for Key: a ':' already follows the token
   std::vector<std::string> sibling_keys;  // keys already present in the enclosing object
 };
 
