@@ -6,7 +6,7 @@ set -euo pipefail
 what=${1:-test}
 
 build_pkgs=(cmake ninja-build g++ pkg-config ccache nlohmann-json3-dev libasio-dev libspdlog-dev libfmt-dev catch2 python3)
-test_pkgs=(neovim emacs-nox elpa-eglot python3-torch clang libclang-rt-14-dev)  # clang: the ASan/UBSan build and libFuzzer
+test_pkgs=(neovim emacs-nox elpa-eglot python3-torch clang libclang-rt-14-dev clang-format)  # clang: the ASan/UBSan build and libFuzzer
 
 pkgs=("${build_pkgs[@]}")
 [ "$what" = test ] && pkgs+=("${test_pkgs[@]}")
