@@ -547,3 +547,16 @@ TEST_CASE("MSP208: a module imported by the entry before the construction binds 
   CHECK(import_finding(findings_in_project(
       make({{"model.py", model}, {"nets.py", "from model import Net\n"}, {"train.py", through}}), "model.py")));
 }
+
+TEST_CASE("the plan names torch.compile anywhere the entry's process runs") {
+  Project p = make(
+      {{"loop.py", kStepFn},
+       {"fit.py", "from loop import train_step\ndef fit(m, d, o):\n    for b in d:\n        train_step(m, b, o)\n"},
+       {"train.py",
+        "import torch\nfrom fit import fit\nif __name__ == '__main__':\n    m = torch.compile(m)\n    fit(m, d, o)\n"}});
+  std::optional<ProjectPlan> pl = plan(p, "fit.py");
+  REQUIRE(pl);
+  REQUIRE(pl->notes.size() == 1);
+  CHECK(pl->notes[0] ==
+        "torch.compile / dynamo at train.py:4 runs in this process: msProbe does not dump compiled code (MSP101)");
+}

@@ -238,6 +238,19 @@ std::optional<ProjectPlan> plan_project(const ProjectSnapshot& project, const st
     plan.entry = plan.entries.front();
   }
 
+  // torch.compile / dynamo anywhere the entry's process runs: msProbe does not
+  // dump it (MSP101 says where, file by file).
+  if (!plan.entries.empty()) {
+    std::set<std::string> files;
+    for (const FunctionRef& f : session.reach({plan.entry.file, -1}).order) files.insert(f.file);
+    for (const std::string& f : files) {
+      const ModuleSummary* s = session.summary(f);
+      if (!s || s->dynamo_lines.empty()) continue;
+      plan.notes.push_back("torch.compile / dynamo at " + f + ":" + std::to_string(s->dynamo_lines.front() + 1) +
+                           " runs in this process: msProbe does not dump compiled code (MSP101)");
+    }
+  }
+
   // ----- where the construction goes -----
   ParsedFile* cf = planner.parse(plan.entry.construct_file);
   if (!cf) return fail(plan.entry.construct_file + ": cannot be read");

@@ -5,6 +5,7 @@
 #include "bindings.h"
 #include "facts_builder.h"
 #include "launches.h"
+#include "msprobe/analysis/dynamo.h"
 #include "msprobe/analysis/project.h"
 #include "msprobe/analysis/text_match.h"
 #include "project/summary.h"
@@ -107,6 +108,7 @@ uint64_t fingerprint(const ModuleSummary& s) {
   for (const LaunchRef& l : s.launches) f << l.worker << l.function;
   for (const MsprobeRef& m : s.msprobe)
     f << static_cast<long long>(m.kind) << m.function << m.loop << m.receiver << m.bound_to;
+  f << static_cast<long long>(s.dynamo_lines.size());
   f << static_cast<long long>(s.main_guard_line >= 0) << static_cast<long long>(s.runs_code)
     << static_cast<long long>(s.syntax_errors);
   return f.value();
@@ -125,6 +127,9 @@ std::shared_ptr<const ModuleSummary> summarize(const SourceText& source, const F
     s->imports.push_back({imp.module, imp.name, imp.bound, imp.line, imp.top_level, imp.conditional});
   }
   for (const ClassDef& c : f.classes) s->class_ranges.push_back(c.range);
+  for (const DynamoSite& d : find_dynamo_sites(source, f)) {
+    if (!d.is_import) s->dynamo_lines.push_back(source.line_of(d.range.start));
+  }
   if (f.main_guard >= 0)
     s->main_guard_line = static_cast<int>(f.statements[static_cast<std::size_t>(f.main_guard)].line);
 
@@ -204,7 +209,8 @@ std::size_t summary_bytes(const ModuleSummary& s) {
   for (const CallTarget& t : s.effects.targets) n += sizeof(t) + str(t.name) + str(t.ctor);
   for (const ImportRef& i : s.imports) n += sizeof(i) + str(i.module) + str(i.name) + str(i.bound);
   n += s.sys_path.size() * sizeof(SysPathEntry) + s.launches.size() * sizeof(LaunchRef) +
-       s.msprobe.size() * sizeof(MsprobeRef) + s.class_ranges.size() * sizeof(ByteRange);
+       s.msprobe.size() * sizeof(MsprobeRef) + s.class_ranges.size() * sizeof(ByteRange) +
+       s.dynamo_lines.size() * sizeof(uint32_t);
   return n;
 }
 

@@ -51,6 +51,7 @@ struct ModuleSummary {
   std::vector<LaunchRef> launches;
   std::vector<MsprobeRef> msprobe;
   std::vector<ByteRange> class_ranges;  // per class: the whole definition (module-level code excludes them)
+  std::vector<uint32_t> dynamo_lines;   // 0-based lines of torch.compile / torch._dynamo / jit sites (MSP101's)
   int main_guard_line = -1;             // 0-based line of `if __name__ == "__main__":`, -1 without
   bool runs_code = false;               // module-level code that calls into functions or loops: a script
   bool syntax_errors = false;
