@@ -8,6 +8,11 @@
 #include <fstream>
 #include <iterator>
 
+#ifdef __linux__
+#include <pthread.h>
+#include <sched.h>
+#endif
+
 namespace msprobe::server {
 namespace fs = std::filesystem;
 
@@ -128,6 +133,13 @@ void ProjectIndex::enqueue(Task t) {
 }
 
 void ProjectIndex::thread_main() {
+#ifdef __linux__
+  // A background index runs only on a core nothing else wants (as clangd's
+  // does): the analysis of the document being edited never waits for it.
+  sched_param idle{};
+  if (int e = pthread_setschedparam(pthread_self(), SCHED_IDLE, &idle); e != 0)
+    spdlog::debug("index thread: SCHED_IDLE refused ({}); it runs at normal priority", e);
+#endif
   for (;;) {
     Task t;
     {

@@ -45,8 +45,10 @@ Analysis analyze(PythonParser& parser, const SourceText& source, const AnalysisO
     return a;
   }
   // Facts survive half-typed code (an unclosed bracket above the loop).
-  a.facts = build_tolerant_facts(parser, a.tree, source.view());
-  if (project && project->snapshot) {
+  const bool in_project = project && project->snapshot;
+  // In a project the loop roles are derived once, across files, by project_view.
+  a.facts = build_tolerant_facts(parser, a.tree, source.view(), !in_project);
+  if (in_project) {
     a.summary = summarize(source, a.facts);
     ProjectView view = project_view(source, a.facts, *project->snapshot, project->rel, *a.summary);
     a.findings = check_facts(source, a.facts, options, &view);

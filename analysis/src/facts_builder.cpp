@@ -201,7 +201,7 @@ class Builder {
  public:
   Builder(std::string_view text, FileFacts& facts) : text_(text), f_(facts), t_(types()) {}
 
-  void run(TSNode root) {
+  void run(TSNode root, bool loop_roles) {
     TSTreeCursor cursor = ts_tree_cursor_new(root);
     std::vector<Frame> frames;
     frames.push_back({root, visit(root, Context{}, nullptr, nullptr, 0), t_.of(root)});
@@ -228,7 +228,7 @@ class Builder {
     resolve_names();
     derive_msprobe(f_);
     derive_scenarios(f_);
-    derive_loops(text_, f_);
+    if (loop_roles) derive_loops(text_, f_);
   }
 
  private:
@@ -753,10 +753,10 @@ std::string FileFacts::qualify(const std::string& dotted) const {
   return dot == std::string::npos ? it->second : it->second + dotted.substr(dot);
 }
 
-FileFacts build_facts(const TreePtr& tree, std::string_view text) {
+FileFacts build_facts(const TreePtr& tree, std::string_view text, bool loop_roles) {
   FileFacts facts;
   if (!tree) return facts;
-  Builder(text, facts).run(ts_tree_root_node(tree.get()));
+  Builder(text, facts).run(ts_tree_root_node(tree.get()), loop_roles);
   return facts;
 }
 

@@ -9,6 +9,8 @@
 
 namespace msprobe::analysis {
 
-FileFacts build_facts(const TreePtr& tree, std::string_view text);
+// `loop_roles` false leaves FileFacts::loop_info empty: the project layer
+// derives the roles itself, across files (project_view), and summaries need none.
+FileFacts build_facts(const TreePtr& tree, std::string_view text, bool loop_roles = true);
 
 }  // namespace msprobe::analysis

@@ -19,7 +19,8 @@ namespace msprobe::analysis {
 
 // Facts for `text`, whose tree is `tree`. When the tree has errors, facts
 // are built from a repaired copy of the text if that parses better.
-FileFacts build_tolerant_facts(PythonParser& parser, const TreePtr& tree, std::string_view text);
+FileFacts build_tolerant_facts(PythonParser& parser, const TreePtr& tree, std::string_view text,
+                               bool loop_roles = true);
 
 struct RepairedText {
   std::string text;

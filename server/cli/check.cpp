@@ -56,20 +56,6 @@ struct FileResult {
   std::string project_rel;                                 // its path in that folder's project
 };
 
-// What other files can change in a file's findings: its dump calls (MSP204
-// asks who builds the debugger) and torch APIs imported by name (MSP208 asks
-// which loops train).
-bool needs_project(const analysis::FileFacts& f) {
-  for (const analysis::MsprobeUse& u : f.msprobe) {
-    if (u.kind != analysis::MsprobeKind::Other) return true;
-  }
-  for (const analysis::Import& i : f.imports) {
-    if (!i.name.empty() && (i.module == "torch" || i.module.rfind("torch.", 0) == 0 || i.module == "torch_npu"))
-      return true;
-  }
-  return false;
-}
-
 // The project a checked folder belongs to: its nearest ancestor (itself
 // included) holding .git, pyproject.toml, setup.py or setup.cfg, else itself.
 std::string folder_project_root(const std::string& dir) {
@@ -140,7 +126,7 @@ int run_check(const Args& args) {
       auto root = project_of.find(files[i]);
       if (root != project_of.end() && !a.timed_out) {
         r.summary = analysis::summarize(r.source, a.facts);
-        if (needs_project(a.facts)) {
+        if (analysis::depends_on_project(a.facts)) {
           std::error_code ec;
           r.project_rel = analysis::project_relative(root->second,
                                                      fs::absolute(files[i], ec).lexically_normal().string());

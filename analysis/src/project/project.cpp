@@ -16,6 +16,7 @@
 #include "project/modules.h"
 #include "project/session.h"
 #include "project/summary.h"
+#include "torch_api.h"
 
 namespace msprobe::analysis {
 namespace fs = std::filesystem;
@@ -288,6 +289,15 @@ void find_importers_before_construction(ProjectSession& session, const std::stri
 }
 
 }  // namespace
+
+bool depends_on_project(const FileFacts& facts) {
+  for (const MsprobeUse& u : facts.msprobe) {
+    if (u.kind != MsprobeKind::Other) return true;
+  }
+  return std::any_of(facts.imports.begin(), facts.imports.end(), [](const Import& i) {
+    return i.top_level && !i.name.empty() && is_wrapped_api(i.module, i.name);
+  });
+}
 
 ProjectView project_view(const SourceText& source, FileFacts& facts, const ProjectSnapshot& project,
                          const std::string& rel, const ModuleSummary& summary) {

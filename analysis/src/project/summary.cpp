@@ -187,7 +187,7 @@ std::size_t summary_source_bytes(const ModuleSummary& s) { return s.bytes; }
 std::shared_ptr<const ModuleSummary> summarize_source(PythonParser& parser, const SourceText& source) {
   TreePtr tree = parser.parse(source.view());
   if (!tree) return nullptr;
-  return summarize(source, build_facts(tree, source.view()));
+  return summarize(source, build_facts(tree, source.view(), false));
 }
 
 std::size_t summary_bytes(const ModuleSummary& s) {

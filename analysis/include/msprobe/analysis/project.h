@@ -126,6 +126,11 @@ std::string project_relative(const std::string& root, const std::string& path);
 void derive_loops_in_project(const SourceText& source, FileFacts& facts, const ProjectSnapshot& project,
                              const std::string& rel, const ModuleSummary& summary);
 
+// The findings of this file may change with the rest of its project: it
+// calls msProbe, or binds by name a torch API that msProbe wraps (MSP208).
+// Other files are checked alone (`check` re-checks only these).
+bool depends_on_project(const FileFacts& facts);
+
 // derive_loops_in_project, and what the rules need to know of the rest of
 // the project about this file (rule.h's ProjectView).
 ProjectView project_view(const SourceText& source, FileFacts& facts, const ProjectSnapshot& project,
