@@ -28,19 +28,6 @@ bool is_identifier(std::string_view s) {
   return true;
 }
 
-bool is_dotted_name(std::string_view s) {
-  if (s.empty() || s.front() == '.' || s.back() == '.') return false;
-  std::size_t start = 0;
-  while (start <= s.size()) {
-    std::size_t dot = s.find('.', start);
-    std::string_view part = s.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
-    if (!is_identifier(part)) return false;
-    if (dot == std::string_view::npos) break;
-    start = dot + 1;
-  }
-  return true;
-}
-
 uint64_t range_key(ByteRange r) { return (static_cast<uint64_t>(r.start) << 32) | r.end; }
 
 bool is_optimizer_class(std::string_view name) {
@@ -126,6 +113,33 @@ bool returns_self(std::string_view method) {
 }
 
 }  // namespace
+
+bool is_dotted_name(std::string_view s) {
+  if (s.empty() || s.front() == '.' || s.back() == '.') return false;
+  std::size_t start = 0;
+  while (start <= s.size()) {
+    std::size_t dot = s.find('.', start);
+    std::string_view part = s.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
+    if (!is_identifier(part)) return false;
+    if (dot == std::string_view::npos) break;
+    start = dot + 1;
+  }
+  return true;
+}
+
+const std::vector<AssignmentsByTarget::Ref>& AssignmentsByTarget::of(std::string_view target) const {
+  static const std::vector<Ref> kNone;
+  if (!built_) {
+    built_ = true;
+    for (std::size_t a = 0; a < f_.assignments.size(); ++a) {
+      const std::vector<std::string>& targets = f_.assignments[a].targets;
+      for (std::size_t t = 0; t < targets.size(); ++t)
+        by_target_[targets[t]].push_back({static_cast<int>(a), static_cast<int>(t)});
+    }
+  }
+  auto it = by_target_.find(target);
+  return it == by_target_.end() ? kNone : it->second;
+}
 
 std::string lowered(std::string_view s) {
   std::string out(s);

@@ -96,11 +96,30 @@ class Bindings {
   std::vector<std::vector<int>> returns_by_function_;
 };
 
+// The assignments of a file by target text (`a, b = ...` lists each element),
+// built on first use: what a name was assigned, without a scan per lookup.
+class AssignmentsByTarget {
+ public:
+  struct Ref {
+    int assignment = -1;  // index into FileFacts::assignments
+    int element = 0;      // index into its targets
+  };
+  explicit AssignmentsByTarget(const FileFacts& facts) : f_(facts) {}
+  const std::vector<Ref>& of(std::string_view target) const;
+
+ private:
+  const FileFacts& f_;
+  mutable bool built_ = false;
+  mutable std::unordered_map<std::string_view, std::vector<Ref>> by_target_;
+};
+
 // Lower-case copy.
 std::string lowered(std::string_view s);
 // The part after the last '.', or the whole text.
 std::string_view last_name(std::string_view dotted);
 // The part before the last '.', or empty.
 std::string_view receiver_of(std::string_view dotted);
+// `a.b.c`: identifiers joined by dots, nothing else.
+bool is_dotted_name(std::string_view s);
 
 }  // namespace msprobe::analysis

@@ -15,6 +15,7 @@
 #include "derive.h"
 #include "effects.h"
 #include "msprobe/analysis/text_match.h"
+#include "training.h"
 
 namespace msprobe::analysis {
 namespace {
@@ -126,6 +127,7 @@ class LoopDeriver {
           break;
         }
       }
+      if (info.role == LoopRole::Train && !info.models.empty()) order_by_training(info, sites);
       if (!info.models.empty()) info.model = info.models.front();
       info.model_is_module = !info.model.empty() && !(b_.holds(info.model) & kLlm);
       info.generation = (loop_kinds[i] & kGenerate) != 0;
@@ -148,6 +150,43 @@ class LoopDeriver {
     for (int fn = l.function; fn >= 0; fn = f_.functions[static_cast<std::size_t>(fn)].parent) {
       const Function& d = f_.functions[static_cast<std::size_t>(fn)];
       if (d.name == "forward" || (d.class_index >= 0 && b_.is_module_class(d.class_index))) return true;
+    }
+    return false;
+  }
+
+  // The model of a train loop is what its optimizers train (issue 14, item 1):
+  // modules whose parameters an optimizer holds and whose forward runs with
+  // grad come first, then modules nothing says about, then frozen ones and
+  // those called only under no_grad (a text encoder, a teacher, an EMA copy).
+  // `trained` keeps the first group: several of them (a GAN) all go to start().
+  void order_by_training(LoopInfo& info, const std::vector<LoopSite>& sites) {
+    if (!training_) training_.emplace(f_, b_);
+    const ModuleTraining& t = *training_;
+    std::vector<std::string> with_grad;
+    for (const LoopSite& s : sites) {
+      if ((s.kinds & kForward) && !s.model.empty() && !site_under_no_grad(s.at)) add_model(with_grad, s.model);
+    }
+    auto rank = [&](const std::string& m) {
+      bool grad = std::find(with_grad.begin(), with_grad.end(), m) != with_grad.end();
+      if (!grad) return 3;
+      if (t.trained(m)) return 0;
+      if (t.frozen(m) || t.known()) return 2;
+      return 1;
+    };
+    std::stable_sort(info.models.begin(), info.models.end(),
+                     [&](const std::string& a, const std::string& b) { return rank(a) < rank(b); });
+    for (const std::string& m : info.models) {
+      if (rank(m) == 0) info.trained.push_back(m);
+    }
+  }
+
+  // A call inside a `with torch.no_grad():` / `inference_mode()` block.
+  bool site_under_no_grad(ByteRange at) const {
+    for (const WithBlock& w : f_.with_blocks) {
+      if (at.start < w.body.start || at.end > w.body.end) continue;
+      for (const std::string& item : w.items) {
+        if (contains(item, "no_grad") || contains(item, "inference_mode")) return true;
+      }
     }
     return false;
   }
@@ -226,7 +265,8 @@ class LoopDeriver {
   FileFacts& f_;
   const Bindings& b_;
   EffectSolver& solver_;
-  std::vector<bool> no_grad_function_;  // decorated with @torch.no_grad() / @torch.inference_mode()
+  std::vector<bool> no_grad_function_;      // decorated with @torch.no_grad() / @torch.inference_mode()
+  std::optional<ModuleTraining> training_;  // built on the first train loop with a model
 };
 
 }  // namespace

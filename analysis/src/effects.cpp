@@ -5,6 +5,7 @@
 #include "effects.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include "bindings.h"
 #include "msprobe/analysis/text_match.h"
@@ -231,7 +232,7 @@ int class_of(const FileFacts& f, int fn) {
 
 class EffectBuilder {
  public:
-  EffectBuilder(const FileFacts& f, const Bindings& b) : f_(f), b_(b) {}
+  EffectBuilder(const FileFacts& f, const Bindings& b) : f_(f), b_(b), assigned_(f) {}
 
   ModuleEffects run() {
     ModuleEffects m;
@@ -280,7 +281,38 @@ class EffectBuilder {
       }
       m.sites.push_back(std::move(s));
     }
+    // A manual update after loss.backward() is the optimizer step (issue 14,
+    // item 6): `w -= lr * w.grad`, `p.data = p.data - lr * p.grad`.
+    bool added = false;
+    for (const Assignment& a : f_.assignments) {
+      if (a.targets.size() != 1 || a.statement < 0 || !uses_own_grad(a.targets[0], a.value)) continue;
+      CallSite s;
+      s.at = a.range;
+      s.line = f_.statements[static_cast<std::size_t>(a.statement)].line;
+      s.function = a.function;
+      s.kinds = kStep;
+      m.sites.push_back(std::move(s));
+      added = true;
+    }
+    if (added) {
+      std::stable_sort(m.sites.begin(), m.sites.end(),
+                       [](const CallSite& x, const CallSite& y) { return x.at.start < y.at.start; });
+    }
     return m;
+  }
+
+  // `param` (or `param.data`) updated from its own gradient: `text` reads `param.grad`.
+  static bool uses_own_grad(std::string_view param, std::string_view text) {
+    while (ends_with(param, ".data")) param.remove_suffix(5);
+    if (param.empty() || !plain_dotted(param) || ends_with(param, ".grad")) return false;
+    std::string key = std::string(param) + ".grad";
+    for (std::size_t at = text.find(key); at != std::string_view::npos; at = text.find(key, at + 1)) {
+      bool starts = at == 0 || !(is_name_char(text[at - 1]) || text[at - 1] == '.');
+      std::size_t end = at + key.size();
+      bool ends = end == text.size() || !is_name_char(text[end]);
+      if (starts && ends) return true;
+    }
+    return false;
   }
 
  private:
@@ -351,6 +383,16 @@ class EffectBuilder {
       if (std::optional<CallTarget> t = elsewhere(c)) target(std::move(*t));
       return e;
     }
+    // Lightning's hooks, when the file does not define them: manual_backward(loss)
+    // runs the backward, optimizer_step(...) the step.
+    if (last == "manual_backward") {
+      e.kinds = kBackward;
+      return e;
+    }
+    if (last == "optimizer_step" && !recv.empty()) {
+      e.kinds = kStep;
+      return e;
+    }
     // Any other method of an object built as an nn.Module runs it
     // (`agent.get_value(obs)`, `vae.encode(x)`): the object is the model.
     if (!recv.empty() && (b_.holds(recv) & kModel) && !(b_.holds(recv) & kEngine) && !module_housekeeping(last)) {
@@ -365,7 +407,89 @@ class EffectBuilder {
     }
     if (std::optional<CallTarget> t = elsewhere(c)) target(std::move(*t));
     e.passed_model = model_argument(c, b_);
+    // A callable this file does not define, handed the loss and the optimizer,
+    // runs the backward and the step: timm/MAE's `loss_scaler(loss, optimizer,
+    // parameters=...)`, an imported `backward_and_step(loss, opt)`.
+    if (hands_loss_and_optimizer(c)) e.kinds |= kBackward | kStep;
+    // `p.data.add_(-lr * p.grad)`, `p.add_(p.grad, alpha=-lr)`: a manual update is the step.
+    if (!recv.empty() &&
+        (last == "add_" || last == "sub_" || last == "copy_" || last == "addcmul_" || last == "addcdiv_")) {
+      for (const Argument& a : c.args) {
+        if (uses_own_grad(recv, a.text)) e.kinds |= kStep;
+      }
+    }
     return e;
+  }
+
+  bool hands_loss_and_optimizer(const Call& c) const {
+    bool optimizer = false, loss = false;
+    for (const Argument& a : c.args) {
+      if (!plain_dotted(a.text)) continue;
+      uint32_t h = b_.holds(a.text);
+      if ((h & kOptimizer) || (h == 0 && b_.steps_optimizer(a.text) && !(h & kScaler))) optimizer = true;
+      else if ((h == 0 || (h & kOther)) && !b_.is_model(a.text)) loss = loss || from_forward(a.text, c.function, 0);
+    }
+    return optimizer && loss;
+  }
+
+  // `name` holds a value computed in def `fn` (-1: module level) from a
+  // forward: a model's or a loss module's output, or an expression over such
+  // values (`loss = criterion(out, y)`, `loss = out.mean()`).
+  bool from_forward(std::string_view name, int fn, int depth) const {
+    if (depth > 3) return false;
+    std::string key = std::to_string(fn) + ":" + std::string(name);
+    if (auto it = from_forward_.find(key); it != from_forward_.end()) return it->second;
+    from_forward_[key] = false;
+    bool found = from_forward_uncached(name, fn, depth);
+    from_forward_[key] = found;
+    return found;
+  }
+
+  bool from_forward_uncached(std::string_view name, int fn, int depth) const {
+    for (AssignmentsByTarget::Ref r : assigned_.of(name)) {
+      const Assignment& a = f_.assignments[static_cast<std::size_t>(r.assignment)];
+      if (a.function != fn) continue;
+      std::size_t t = static_cast<std::size_t>(r.element);
+      bool paired = a.targets.size() == a.values.size();
+      int vc = paired && t < a.value_calls.size() ? a.value_calls[t] : a.value_call;
+      if (vc >= 0) {
+        const std::string& callee = f_.calls[static_cast<std::size_t>(vc)].callee;
+        std::string_view recv = receiver_of(callee);
+        std::string_view last = last_name(callee);
+        bool constructs = !last.empty() && std::isupper(static_cast<unsigned char>(last.front())) != 0;  // Net()
+        if (!constructs &&
+            (b_.is_model(callee) || (b_.holds(callee) & (kModel | kLoss)) || (!recv.empty() && b_.is_model(recv))))
+          return true;
+      }
+      const std::string& value = paired ? a.values[t] : a.value;
+      if (uses_forward_value(value, fn, depth)) return true;
+    }
+    return false;
+  }
+
+  // Some plain name in `text` (not a callee, not an attribute) holds a value from a forward.
+  bool uses_forward_value(std::string_view text, int fn, int depth) const {
+    for (std::size_t i = 0; i < text.size();) {
+      if (!is_name_char(text[i]) || (text[i] >= '0' && text[i] <= '9')) {
+        ++i;
+        continue;
+      }
+      std::size_t j = i;
+      while (j < text.size() && (is_name_char(text[j]) || text[j] == '.')) ++j;
+      std::string_view name = text.substr(i, j - i);
+      bool attribute = i > 0 && text[i - 1] == '.';
+      i = j;
+      if (attribute) continue;
+      if (j < text.size() && text[j] == '(') {
+        bool constructs = std::isupper(static_cast<unsigned char>(last_name(name).front())) != 0;
+        if (!constructs && (b_.is_model(name) || (b_.holds(name) & kLoss))) return true;  // `model(x).mean()`
+        std::string_view recv = receiver_of(name);  // `out.mean()`: the receiver is the value
+        if (!recv.empty() && from_forward(recv, fn, depth + 1)) return true;
+        continue;
+      }
+      if (from_forward(name, fn, depth + 1)) return true;
+    }
+    return false;
   }
 
   // Where a call may run code this file's own resolution does not settle:
@@ -412,6 +536,8 @@ class EffectBuilder {
 
   const FileFacts& f_;
   const Bindings& b_;
+  AssignmentsByTarget assigned_;
+  mutable std::unordered_map<std::string, bool> from_forward_;  // "fn:name" -> answer (false while in progress)
 };
 
 }  // namespace

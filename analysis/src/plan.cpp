@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "bindings.h"
+#include "msprobe/analysis/text_match.h"
 
 namespace msprobe::analysis {
 namespace {
@@ -21,31 +22,70 @@ int top_level_of(const FileFacts& f, int i) {
   return i;
 }
 
-// The last statement of the module's import block: the last top-level
-// import, or the try/if/with block holding one (the `__main__` guard does not
-// count: code inserted there would not run on import). Without imports, the
-// module docstring.
+// A module-level statement that sets up the environment for the imports
+// around it: `sys.path.insert(...)`, `os.environ[...] = ...`,
+// `warnings.filterwarnings(...)`, `__all__ = ...`.
+bool setup_statement(const FileFacts& f, const Statement& st) {
+  if (st.type != "expression_statement") return false;
+  auto call = std::lower_bound(f.calls.begin(), f.calls.end(), st.range.start,
+                               [](const Call& c, uint32_t pos) { return c.range.start < pos; });
+  if (call != f.calls.end() && call->range.start == st.range.start) {
+    const std::string& q = call->qualified.empty() ? call->callee : call->qualified;
+    for (std::string_view p :
+         {"sys.", "os.environ", "os.putenv", "warnings.", "logging.basicConfig", "site.", "matplotlib.use"}) {
+      if (starts_with(q, p)) return true;
+    }
+  }
+  auto a = std::lower_bound(f.assignments.begin(), f.assignments.end(), st.range.start,
+                            [](const Assignment& x, uint32_t pos) { return x.range.start < pos; });
+  if (a != f.assignments.end() && a->range.start == st.range.start) {
+    const std::string& t = a->target;
+    if (starts_with(t, "os.environ") || starts_with(t, "sys.") ||
+        (starts_with(t, "__") && ends_with(t, "__") && t.size() > 4))
+      return true;
+  }
+  return false;
+}
+
+// The last statement of the module's import header: the run of top-level
+// statements from the top of the file made of the docstring, imports, blocks
+// that import (`try: import x / except ImportError:`, `if TYPE_CHECKING:`)
+// and the set-up between them (setup_statement). The header ends at the first
+// other statement: an import further down (`if wandb_log: import wandb` two
+// hundred lines in) is not part of it, and the debugger built after the
+// header runs as early as the workflow asks. The anchor is the header's last
+// import (set-up after it stays after the construction). Without imports, the docstring.
 int import_anchor(const FileFacts& f) {
-  int anchor = -1;
+  // Top-level statements that hold an import.
+  std::vector<int> importing;
   for (const Import& imp : f.imports) {
     if (!imp.top_level) continue;
-    // The statement of the import: the one whose range is the import's.
     auto it = std::lower_bound(f.statements.begin(), f.statements.end(), imp.range.start,
                                [](const Statement& s, uint32_t pos) { return s.range.start < pos; });
     if (it == f.statements.end() || !(it->range == imp.range) || !is_import_stmt(it->type)) continue;
     int top = top_level_of(f, static_cast<int>(it - f.statements.begin()));
-    if (top < 0 || top == f.main_guard) continue;
-    const Statement& t = stmt(f, top);
-    if (t.function != -1) continue;
-    if (t.type == "try_statement" || t.type == "if_statement" || t.type == "with_statement" || is_import_stmt(t.type))
-      anchor = std::max(anchor, top);
+    if (top >= 0 && top != f.main_guard && stmt(f, top).function == -1) importing.push_back(top);
   }
-  if (anchor == -1 && f.has_docstring) {
-    for (std::size_t i = 0; i < f.statements.size(); ++i) {
-      if (f.statements[i].range == f.module_docstring) return static_cast<int>(i);
+  std::sort(importing.begin(), importing.end());
+  int anchor = -1, docstring = -1;
+  for (std::size_t i = 0; i < f.statements.size(); ++i) {
+    const Statement& st = f.statements[i];
+    if (st.parent_block_owner != -1) continue;
+    int index = static_cast<int>(i);
+    if (f.has_docstring && st.range == f.module_docstring) {
+      docstring = index;
+      continue;
     }
+    bool imports = std::binary_search(importing.begin(), importing.end(), index);
+    bool block = st.type == "try_statement" || st.type == "if_statement" || st.type == "with_statement";
+    if (imports && (block || is_import_stmt(st.type))) {
+      anchor = index;
+      continue;
+    }
+    if (setup_statement(f, st)) continue;  // bridges imports; the header does not end here
+    break;
   }
-  return anchor;
+  return anchor >= 0 ? anchor : docstring;
 }
 
 // Start of the line after `line`, or the end of the text.
@@ -121,6 +161,38 @@ bool scenario_supported(const FileFacts& f) {
 
 bool inside(ByteRange inner, ByteRange outer) { return inner.start >= outer.start && inner.end <= outer.end; }
 
+// `if i >= max_steps: break`, `if step < resume_step: continue` first in a
+// loop's body: an `if` that holds only exits and plain statements (a print,
+// a counter) and none of the loop's forward/backward/step. start() goes after
+// it: before it, every guarded iteration would be an empty msProbe step and
+// the step numbers of a `step: [2]` config would shift.
+bool leading_guard(const FileFacts& f, const LoopInfo& info, int i) {
+  const Statement& g = stmt(f, i);
+  if (g.type != "if_statement") return false;
+  for (const std::vector<ByteRange>* sites : {&info.forward, &info.backward, &info.step}) {
+    for (ByteRange r : *sites) {
+      if (inside(r, g.range)) return false;
+    }
+  }
+  bool exits = false;
+  for (std::size_t k = static_cast<std::size_t>(i) + 1; k < f.statements.size(); ++k) {
+    const Statement& st = f.statements[k];
+    if (st.range.start >= g.range.end) break;
+    if (st.is_exit) exits = true;
+    else if (st.type != "expression_statement") return false;
+  }
+  return exits;
+}
+
+// The next statement of the same block after statement `i`, -1 past `last`.
+int next_sibling(const FileFacts& f, int i, int last) {
+  const Statement& st = stmt(f, i);
+  for (int k = i + 1; k <= last; ++k) {
+    if (stmt(f, k).range.start >= st.range.end && stmt(f, k).parent_block_owner == st.parent_block_owner) return k;
+  }
+  return -1;
+}
+
 }  // namespace
 
 std::optional<uint32_t> import_block_end(const FileFacts& f) {
@@ -144,6 +216,13 @@ std::optional<uint32_t> function_top_line(const SourceText& source, const FileFa
   return std::nullopt;
 }
 
+std::string DumpPlan::start_argument() const {
+  if (start_models.size() < 2) return model;
+  std::string out = "[";
+  for (const std::string& m : start_models) out += (out.size() > 1 ? ", " : "") + m;
+  return out + "]";
+}
+
 std::optional<DumpPlan> plan_for_loop(const SourceText& source, const FileFacts& f, int index) {
   if (index < 0 || static_cast<std::size_t>(index) >= f.loop_info.size()) return std::nullopt;
   const LoopInfo& info = f.loop_info[static_cast<std::size_t>(index)];
@@ -161,6 +240,7 @@ std::optional<DumpPlan> plan_for_loop(const SourceText& source, const FileFacts&
   p.role = info.role;
   p.model = info.model_is_module ? info.model : std::string();  // start(model=llm) would be rejected
   p.models = info.models;
+  if (info.model_is_module && info.trained.size() >= 2) p.start_models = info.trained;
   p.scenario_supported = scenario_supported(f);
 
   p.import_after_stmt = import_anchor(f);
@@ -171,6 +251,15 @@ std::optional<DumpPlan> plan_for_loop(const SourceText& source, const FileFacts&
     p.import_offset = top_offset(source);
   }
 
+  // Leading guards stay outside the dumped part of the iteration.
+  ByteRange guarded{loop.body.start, loop.body.start};
+  for (int g = first_stmt; g != last_stmt && leading_guard(f, info, g);) {
+    int next = next_sibling(f, g, last_stmt);
+    if (next < 0) break;
+    guarded.end = stmt(f, g).range.end;
+    first_stmt = next;
+    g = next;
+  }
   p.first_body_stmt = first_stmt;
   p.last_body_stmt = last_stmt;
   const Statement& first = stmt(f, first_stmt);
@@ -191,6 +280,7 @@ std::optional<DumpPlan> plan_for_loop(const SourceText& source, const FileFacts&
   for (std::size_t i = lo; i < hi; ++i) {
     const Statement& st = f.statements[i];
     if (!inside(st.range, loop.body) || !exits_iteration(f, st, info.loop)) continue;
+    if (st.range.start < guarded.end) continue;  // before start(): nothing to stop
     // A `return` that ends the body is listed too: stop()/step() appended after it would never run.
     p.early_exits.push_back(static_cast<int>(i));
     EarlyExit e;

@@ -54,6 +54,7 @@ void describe_points(const an::DumpPlan& plan, const an::FileFacts& f, json& p, 
   p["role"] = an::to_string(plan.role);
   p["model"] = plan.model.empty() ? json(nullptr) : json(plan.model);
   p["models"] = plan.models;
+  p["start_models"] = plan.start_models;
   json exits = json::array();
   for (const an::EarlyExit& x : plan.exits) exits.push_back({{"line", x.line + 1}, {"kind", x.kind}});
   p["early_exits"] = exits;
@@ -81,7 +82,7 @@ void explain_project_plan(const an::ProjectPlan& plan, const an::FileFacts& loop
   t.insert(t.end() - static_cast<std::ptrdiff_t>(2 + plan.loop.exits.size()),
            "plan: loop " + std::to_string(loop.line + 1) + " of " + plan.loop_file + " (" +
                an::to_string(plan.loop.role) + "), start(" +
-               (plan.loop.model.empty() ? std::string() : "model=" + plan.loop.model) + ")");
+               (plan.loop.start_argument().empty() ? std::string() : "model=" + plan.loop.start_argument()) + ")");
   std::string where = plan.entry.worker.empty()
                           ? (plan.construct_after_line ? "after line " + std::to_string(*plan.construct_after_line + 1)
                                                        : std::string("at the top"))
@@ -148,6 +149,7 @@ Explained explain(const std::string& path, const an::SourceText& src, const an::
     o["epoch_loop_line"] = info.epoch_loop >= 0 ? json(f.loops[static_cast<std::size_t>(info.epoch_loop)].line + 1)
                                                 : json(nullptr);
     o["models"] = info.models;
+    o["trained"] = info.trained;
     o["no_grad"] = info.no_grad;
     o["reason"] = info.reason;
     std::ostringstream s;
@@ -216,16 +218,16 @@ Explained explain(const std::string& path, const an::SourceText& src, const an::
     json p;
     p["loop_line"] = f.loops[static_cast<std::size_t>(plan->loop)].line + 1;
     p["import_after_line"] = plan->import_after_stmt >= 0 ? plan->import_after_line + 1 : 0;
-    p["start_before_line"] = plan->start_before_line + 1;
-    p["stop_step_after_line"] = plan->stop_step_after_line + 1;
     if (plan->construct_after_stmt >= 0) p["construct_after_line"] = plan->construct_after_line + 1;
-    p["role"] = an::to_string(plan->role);
-    p["model"] = plan->model.empty() ? json(nullptr) : json(plan->model);
-    p["models"] = plan->models;
-    json exits = json::array();
-    for (const an::EarlyExit& x : plan->exits) exits.push_back({{"line", x.line + 1}, {"kind", x.kind}});
-    p["early_exits"] = exits;
-    p["debugger"] = plan->debugger_name.empty() ? json(nullptr) : json(plan->debugger_name);
+    t.push_back("plan: loop " + std::to_string(p["loop_line"].get<uint32_t>()) + " (" + an::to_string(plan->role) +
+                "), start(" + (plan->start_argument().empty() ? std::string() : "model=" + plan->start_argument()) +
+                ")");
+    t.push_back(plan->import_after_stmt >= 0 ? "plan: import after line " + std::to_string(plan->import_after_line + 1)
+                                             : std::string("plan: import at the top of the file"));
+    if (plan->construct_after_stmt >= 0)
+      t.push_back("plan: construct the debugger after line " + std::to_string(plan->construct_after_line + 1) +
+                  " (after LLM(...), not after the imports)");
+    describe_points(*plan, f, p, t);
     json missing = json::array();
     if (!plan->has_import) missing.push_back("import");
     if (!plan->has_seed_all) missing.push_back("seed_all");
@@ -235,18 +237,6 @@ Explained explain(const std::string& path, const an::SourceText& src, const an::
     if (!plan->has_step) missing.push_back("step");
     p["missing"] = missing;
     j["plan"] = p;
-
-    t.push_back("plan: loop " + std::to_string(p["loop_line"].get<uint32_t>()) + " (" + an::to_string(plan->role) +
-                "), start(" + (plan->model.empty() ? std::string() : "model=" + plan->model) + ")");
-    t.push_back(plan->import_after_stmt >= 0 ? "plan: import after line " + std::to_string(plan->import_after_line + 1)
-                                             : std::string("plan: import at the top of the file"));
-    if (plan->construct_after_stmt >= 0)
-      t.push_back("plan: construct the debugger after line " + std::to_string(plan->construct_after_line + 1) +
-                  " (after LLM(...), not after the imports)");
-    t.push_back("plan: start before line " + std::to_string(plan->start_before_line + 1));
-    t.push_back("plan: stop/step after line " + std::to_string(plan->stop_step_after_line + 1));
-    for (const an::EarlyExit& x : plan->exits)
-      t.push_back("plan: stop/step also before the " + x.kind + " at line " + std::to_string(x.line + 1));
     std::string m;
     for (const auto& x : missing) m += (m.empty() ? "" : ", ") + x.get<std::string>();
     t.push_back("plan: missing " + (m.empty() ? std::string("nothing") : m));

@@ -16,6 +16,9 @@ Expected sequence, N = the ``# behaviour: iterations=N`` comment in the script:
     construct                       (exactly one; a repeated construction is an error)
     N x (start(model) -> stop -> step)
 
+A script that trains several modules says so with ``# behaviour: models=M``: each
+start() must then get a list of M modules (``start([M modules])``).
+
 Exit code 0 when the sequence matches and the script exited 0, else 1 (with a diff).
 """
 import argparse
@@ -32,6 +35,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 STUB_DIR = HERE / "stub"
 ITER_RE = re.compile(r"#\s*behaviour:\s*iterations\s*=\s*(\d+)")
+MODELS_RE = re.compile(r"#\s*behaviour:\s*models\s*=\s*(\d+)")
 DEFAULT_CONFIG = {
     "task": "statistics",
     "dump_path": "./dump_path",
@@ -49,18 +53,29 @@ def read_iterations(script):
     return int(match.group(1)) if match else None
 
 
+def read_models(script):
+    match = MODELS_RE.search(script.read_text(encoding="utf-8"))
+    return int(match.group(1)) if match else 1
+
+
+def start_line(models):
+    return "start(model)" if models == 1 else f"start([{models} modules])"
+
+
 def describe(entry):
     """One readable line per recorded call, the unit the diff compares."""
     call = entry.get("call", "?")
     if call == "start":
-        return "start(model)" if entry.get("model_is_module") else "start(<no nn.Module>)"
+        if not entry.get("model_is_module"):
+            return "start(<no nn.Module>)"
+        return start_line(entry.get("model_count", 1))
     if call == "construct":
         return "construct(no-op: already constructed)" if entry.get("noop") else "construct"
     return call
 
 
-def expected_sequence(iterations):
-    return ["seed_all", "construct"] + ["start(model)", "stop", "step"] * iterations
+def expected_sequence(iterations, models=1):
+    return ["seed_all", "construct"] + [start_line(models), "stop", "step"] * iterations
 
 
 def run(script, python, config, keep):
@@ -115,7 +130,8 @@ def main(argv=None):
 
     returncode, stdout, stderr, entries = run(script, args.python, args.config, args.keep)
     actual = [describe(e) for e in entries]
-    expected = expected_sequence(iterations)
+    models = read_models(script)
+    expected = expected_sequence(iterations, models)
     problems = []
     if returncode != 0:
         problems.append(f"script exited with {returncode}")
@@ -124,7 +140,7 @@ def main(argv=None):
                         f"{len(expected)} calls: seed_all, one construct, {iterations} x start/stop/step)")
 
     if not problems:
-        print(f"PASS {args.script}: seed_all, construct, {iterations} x start(model)/stop/step")
+        print(f"PASS {args.script}: seed_all, construct, {iterations} x {start_line(models)}/stop/step")
         return 0
 
     print(f"FAIL {args.script}")

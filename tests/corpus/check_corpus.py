@@ -25,7 +25,7 @@ TOP_KEYS = {"scenarios", "loops", "dynamo", "msprobe", "plan", "notes", "runner"
 LOOP_KEYS = {"line", "role", "function", "model", "forward_lines", "backward_lines", "step_lines",
              "body_first_line", "body_last_line", "epoch_loop_line"}
 PLAN_KEYS = {"loop_line", "import_after_line", "start_before_line", "stop_step_after_line"}
-PLAN_OPTIONAL = {"construct_after_line"}
+PLAN_OPTIONAL = {"construct_after_line", "start_models"}
 # text a line must contain for each msprobe kind
 KIND_TEXT = {
     "import": ("msprobe",),
@@ -74,16 +74,66 @@ class Loops(ast.NodeVisitor):
     visit_For = visit_While = visit_AsyncFor = _loop
 
 
+SETUP_PREFIXES = ("sys.", "os.environ", "os.putenv", "warnings.", "logging.basicConfig", "site.", "matplotlib.use")
+
+
+def dotted(node):
+    """`a.b.c` for a Name/Attribute chain (subscripts keep their value's name), else ""."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        inner = dotted(node.value)
+        return f"{inner}.{node.attr}" if inner else ""
+    if isinstance(node, ast.Subscript):
+        return dotted(node.value)
+    return ""
+
+
+def is_setup(stmt):
+    """sys.path / os.environ / warnings set-up between imports."""
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+        return dotted(stmt.value.func).startswith(SETUP_PREFIXES)
+    if isinstance(stmt, (ast.Assign, ast.AugAssign)):
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+        for t in targets:
+            name = dotted(t)
+            if name.startswith(("os.environ", "sys.")) or (name.startswith("__") and name.endswith("__")):
+                return True
+    return False
+
+
 def last_import_line(tree):
-    """Last line of the last top-level import statement (try/if blocks count whole)."""
+    """Last line of the import header: top-level imports, try/if/with blocks that import
+    (they count whole), with the docstring and set-up between them; the header ends
+    at the first other statement."""
     last = None
-    for stmt in tree.body:
+    for i, stmt in enumerate(tree.body):
+        if i == 0 and isinstance(stmt, ast.Expr) and isinstance(getattr(stmt, "value", None), ast.Constant) \
+                and isinstance(stmt.value.value, str):
+            continue
         if isinstance(stmt, (ast.Import, ast.ImportFrom)):
             last = stmt.end_lineno
-        elif isinstance(stmt, (ast.Try, ast.If)) and any(
+        elif isinstance(stmt, (ast.Try, ast.If, ast.With)) and any(
                 isinstance(s, (ast.Import, ast.ImportFrom)) for s in ast.walk(stmt)):
             last = stmt.end_lineno
+        elif not is_setup(stmt):
+            break
     return last
+
+
+def first_after_guards(loop):
+    """First line of the loop body after its leading guards: `if` statements that only
+    leave the iteration (break/continue/return/raise, plus plain expression statements)."""
+    exits = (ast.Break, ast.Continue, ast.Return, ast.Raise)
+    body = loop.body
+    k = 0
+    while k < len(body) - 1 and isinstance(body[k], ast.If):
+        inner = [s for s in ast.walk(body[k]) if isinstance(s, ast.stmt) and s is not body[k]]
+        if not inner or not all(isinstance(s, exits + (ast.Expr, ast.Assign, ast.AugAssign)) for s in inner) \
+                or not any(isinstance(s, exits) for s in inner):
+            break
+        k += 1
+    return body[k].lineno
 
 
 def check(name):
@@ -152,11 +202,14 @@ def check(name):
                     err(f"{where}: forward line {n} does not call anything")
         for n in loop["backward_lines"]:
             t = text(n) or ""
-            if "backward" not in t and n not in loop["forward_lines"]:
+            handed = "loss" in t and "optim" in t  # a callable handed the loss and the optimizer
+            if "backward" not in t and n not in loop["forward_lines"] and not handed:
                 err(f"{where}: backward line {n} has no 'backward' and is not a helper call")
         for n in loop["step_lines"]:
             t = text(n) or ""
-            if ".step(" not in t and n not in loop["forward_lines"]:
+            handed = "loss" in t and "optim" in t
+            manual = ".grad" in t and any(op in t for op in ("-=", "+=", "add_(", "sub_(", "copy_("))
+            if ".step(" not in t and n not in loop["forward_lines"] and not (handed or manual):
                 err(f"{where}: step line {n} has no '.step(' and is not a helper call")
         if loop["role"] == "train" and not (loop["forward_lines"] and loop["step_lines"]):
             err(f"{where}: train loop without forward or step lines")
@@ -186,8 +239,11 @@ def check(name):
                     err(f"plan targets a {loop['role']} loop")
                 if any(l["role"] == "train" for l in exp["loops"]) and loop["role"] != "train":
                     err("plan targets a non-train loop although a train loop exists")
-                if plan["start_before_line"] != loop["body_first_line"]:
-                    err("plan start_before_line != body_first_line")
+                node = next((n for n in ast.walk(tree) if isinstance(n, (ast.For, ast.While, ast.AsyncFor))
+                             and n.lineno == loop["line"]), None)
+                guarded = first_after_guards(node) if node is not None else None
+                if plan["start_before_line"] not in (loop["body_first_line"], guarded):
+                    err("plan start_before_line is neither body_first_line nor the first line after leading guards")
                 if plan["stop_step_after_line"] != loop["body_last_line"]:
                     err("plan stop_step_after_line != body_last_line")
             want = last_import_line(tree)

@@ -40,6 +40,7 @@ EXPECTED = {
     ("grad_accum_continue", "MSP203"),  # continue (32)
     ("itertools_count", "MSP203"),      # final break (64)
     ("while_true_break", "MSP203"),     # breaks (57, 61)
+    ("header_late_imports", "MSP203"),  # break (68)
     ("vllm_offline", "MSP503"),         # construct_after_line 38
     ("trainermon_monitor", "MSP105"),   # the monitor is still there
 }

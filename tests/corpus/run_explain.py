@@ -72,6 +72,10 @@ def compare(exp, got):
         for k in PLAN_KEYS:
             if ep.get(k) != gp.get(k):
                 diffs.append(f"plan: {k} expected {ep.get(k)!r}, got {gp.get(k)!r}")
+        # Left out: start() gets the loop's model alone.
+        if ep.get("start_models", []) != gp.get("start_models", []):
+            diffs.append(f"plan: start_models expected {ep.get('start_models', [])!r}, "
+                         f"got {gp.get('start_models', [])!r}")
 
     er, gr = exp.get("runner"), got.get("runner")
     if er is not None:

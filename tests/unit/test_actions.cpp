@@ -177,7 +177,7 @@ TEST_CASE("enable over the script corpus: parses, idempotent, round trips", "[ac
     if (out.error.empty()) ++enabled;
     check_round_trips(text, text.find("msprobe") == std::string::npos);
   }
-  CHECK(n == 51);
+  CHECK(n == 58);
   CHECK(enabled >= 42);
 }
 

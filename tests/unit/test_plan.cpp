@@ -139,30 +139,87 @@ TEST_CASE("early exits: this loop's continue/break, any return, never a nested d
   auto p = plan_of(std::string("import torch\n") +
                    "def train(model, opt):\n"             // 1
                    "    for x in data:\n"                 // 2
-                   "        if skip(x): continue\n"       // 3
-                   "        for y in x:\n"                // 4
-                   "            if y is None:\n"          // 5
-                   "                break\n"              // 6  inner loop's break
-                   "            if y == 0:\n"             // 7
-                   "                return\n"             // 8  leaves the iteration too
-                   "        def closure():\n"             // 9
-                   "            return model(x)\n"        // 10 a nested def's return
-                   "        model(x).sum().backward()\n"  // 11
-                   "        opt.step()\n"                 // 12
-                   "        if done():\n"                 // 13
-                   "            break\n"                  // 14
-                   "        raise_if_nan()\n");           // 15
+                   "        x = x.float()\n"              // 3  (so the `if` below is no leading guard)
+                   "        if skip(x): continue\n"       // 4
+                   "        for y in x:\n"                // 5
+                   "            if y is None:\n"          // 6
+                   "                break\n"              // 7  inner loop's break
+                   "            if y == 0:\n"             // 8
+                   "                return\n"             // 9  leaves the iteration too
+                   "        def closure():\n"             // 10
+                   "            return model(x)\n"        // 11 a nested def's return
+                   "        model(x).sum().backward()\n"  // 12
+                   "        opt.step()\n"                 // 13
+                   "        if done():\n"                 // 14
+                   "            break\n"                  // 15
+                   "        raise_if_nan()\n");           // 16
   REQUIRE(p.plan);
   std::vector<std::pair<uint32_t, std::string>> exits;
   for (const EarlyExit& e : p.plan->exits) exits.emplace_back(e.line, e.kind);
-  CHECK(exits == std::vector<std::pair<uint32_t, std::string>>{{3, "continue"}, {8, "return"}, {14, "break"}});
+  CHECK(exits == std::vector<std::pair<uint32_t, std::string>>{{4, "continue"}, {9, "return"}, {15, "break"}});
   REQUIRE(p.plan->exits.size() == 3);
   CHECK(p.plan->exits[0].shares_line);
   CHECK(p.plan->exits[0].indent == "        ");
   CHECK_FALSE(p.plan->exits[2].shares_line);
   CHECK(p.plan->exits[2].indent == "            ");
-  CHECK(p.plan->exits[2].offset == p.src.line_start(14));
+  CHECK(p.plan->exits[2].offset == p.src.line_start(15));
   CHECK(p.plan->early_exits.size() == 3);
+}
+
+TEST_CASE("leading guards stay before start(), and their exits need no stop/step") {
+  auto p = plan_of(std::string("import torch\n") +
+                   "for step, x in enumerate(data):\n"  // 1
+                   "    if step < resume_step:\n"       // 2  a guard
+                   "        continue\n"                 // 3
+                   "    if step >= max_steps:\n"        // 4  a guard, with a print
+                   "        print('done')\n"            // 5
+                   "        break\n"                    // 6
+                   "    if x is None: continue\n"       // 7  still a guard
+                   "    loss = model(x)\n"              // 8
+                   "    loss.backward()\n"              // 9
+                   "    opt.step()\n"                   // 10
+                   "    if step % 10 == 0:\n"           // 11 after the work: an exit of the iteration
+                   "        continue\n");               // 12
+  REQUIRE(p.plan);
+  CHECK(p.plan->start_before_line == 8);
+  std::vector<uint32_t> lines;
+  for (const EarlyExit& e : p.plan->exits) lines.push_back(e.line);
+  CHECK(lines == std::vector<uint32_t>{12});
+
+  // An `if` that does model work, or that is all the body holds, is no guard.
+  auto q = plan_of(std::string("import torch\n") +
+                   "for x in data:\n"                     // 1
+                   "    if x is None:\n"                  // 2
+                   "        model(x).sum().backward()\n"  // 3
+                   "        continue\n"                   // 4
+                   "    loss = model(x)\n"                // 5
+                   "    loss.backward()\n"                // 6
+                   "    opt.step()\n");                   // 7
+  REQUIRE(q.plan);
+  CHECK(q.plan->start_before_line == 2);
+}
+
+TEST_CASE("the import header ends at the first statement that is not an import or set-up") {
+  auto p = plan_of(std::string("\"\"\"Doc.\"\"\"\n") +  // 0
+                   "import os, sys\n"                   // 1
+                   "sys.path.insert(0, os.getcwd())\n"  // 2  set-up between imports
+                   "try:\n"                             // 3
+                   "    import apex\n"                  // 4
+                   "except ImportError:\n"              // 5
+                   "    apex = None\n"                  // 6
+                   "import torch\n"                     // 7
+                   "os.environ['X'] = '1'\n"            // 8  set-up after the last import
+                   "log = True\n"                       // 9  the header ends here
+                   "if log:\n"                          // 10
+                   "    import wandb\n"                 // 11 a conditional import further down
+                   "for x in data:\n"                   // 12
+                   "    loss = model(x)\n"              // 13
+                   "    loss.backward()\n"              // 14
+                   "    opt.step()\n"                   // 15
+                   "import numpy\n");                   // 16 after code: not the header
+  REQUIRE(p.plan);
+  REQUIRE(p.plan->import_after_stmt >= 0);
+  CHECK(p.plan->import_after_line == 7);
 }
 
 TEST_CASE("what the file already has is reported, so nothing is inserted twice") {

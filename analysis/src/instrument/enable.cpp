@@ -387,7 +387,7 @@ InstrumentResult enable_dump(const SourceText& src, const Analysis& a, const Ins
 
   // ----- start / stop / step in the loop -----
   EditGroup points{"msProbe: start/stop/step in loop at " + loop_label, false, {}};
-  std::string model = plan->model;
+  std::string model = plan->start_argument();
   if (!model.empty() && assigned_from_llm(f, model)) model.clear();  // an LLM is not an nn.Module
   const std::string start_call = recv + ".start(" + model + ")";
   const std::string stop_call = recv + ".stop()", step_call = recv + ".step()";
@@ -396,6 +396,11 @@ InstrumentResult enable_dump(const SourceText& src, const Analysis& a, const Ins
     if (!(moved && node_range(s) == moved->range)) kept.push_back(s);
   }
   if (kept.empty()) return r.error = "the loop at " + loop_label + " holds nothing but the debugger construction", r;
+  // Leading guards (`if i >= max_steps: break`) stay before start(): see plan_for_loop.
+  if (plan->first_body_stmt >= 0) {
+    uint32_t from = f.statements[static_cast<std::size_t>(plan->first_body_stmt)].range.start;
+    while (kept.size() > 1 && ts_node_start_byte(kept.front()) < from) kept.erase(kept.begin());
+  }
   TSNode first = kept.front();
   uint32_t first_line = ts_node_start_point(first).row;
   std::string body_indent(c.layout.indent_of(first_line));

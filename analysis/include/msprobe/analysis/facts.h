@@ -212,6 +212,10 @@ struct LoopInfo {
   // Every distinct model expression called for a forward, in source order
   // (GANs: {"netG", "netD"}); `model` is the first.
   std::vector<std::string> models;
+  // Train loops: the models an optimizer of the file trains and whose forward
+  // runs with grad, in `models` order (they come first there). A GAN trains
+  // two: start() gets both.
+  std::vector<std::string> trained;
   int function = -1;        // enclosing def of the loop
   bool generation = false;  // forward through `.generate(...)` (LLM/HF generation)
   bool no_grad = false;     // under torch.no_grad()/inference_mode() (with block or decorator)

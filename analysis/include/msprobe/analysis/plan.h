@@ -30,6 +30,11 @@ struct DumpPlan {
   int loop_info = -1;  // index into FileFacts::loop_info
   LoopRole role = LoopRole::None;
   std::string model;  // argument for start(); empty when unknown or not an nn.Module (a vLLM LLM)
+  // Every module the loop trains when there are several (a GAN's netG and
+  // netD): start() then gets them as a list. Empty when `model` alone is it.
+  std::vector<std::string> start_models;
+  // The source text start() is given: "[netG, netD]", "model", or "".
+  std::string start_argument() const;
 
   // The import block goes after this statement (a top-level import, an
   // import block in try/if, the module docstring or `from __future__`), or

@@ -162,6 +162,7 @@ class PrecisionDebugger:
         inst.started = True
         inst._start_dump(model, rank_id)
         _record("start", model_is_module=model is not None and _is_module(model),
+                model_count=len(model) if isinstance(model, (list, tuple)) else int(model is not None),
                 token_range=token_range, rank_id=rank_id,
                 has_scheduled_tokens=scheduled_tokens is not None, step=inst.current_step)
 

@@ -1,0 +1,48 @@
+// Which modules a file trains and which it keeps frozen, from what the
+// optimizers are built over (issue 14, item 1): the model of a train loop is
+// the module whose parameters an optimizer updates, not the first module the
+// loop happens to call (a frozen text encoder, a teacher, an EMA copy).
+//
+// Per file and by source text, like Bindings: `optimizer = AdamW(unet.parameters())`
+// makes `unet` trained; `text_encoder.requires_grad_(False)` makes it frozen.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bindings.h"
+#include "msprobe/analysis/facts.h"
+
+namespace msprobe::analysis {
+
+class ModuleTraining {
+ public:
+  ModuleTraining(const FileFacts& facts, const Bindings& bindings);
+
+  // An optimizer of the file holds `expr`'s parameters (directly, through a
+  // parameter list or group, or through a wrapper such as DDP(model) or
+  // accelerator.prepare(model, optimizer)).
+  bool trained(std::string_view expr) const { return matches(trained_, expr); }
+  // The file freezes `expr`: requires_grad_(False), `p.requires_grad = False`
+  // over its parameters, or eval() with no train() anywhere.
+  bool frozen(std::string_view expr) const { return matches(frozen_, expr); }
+  // Some optimizer's parameters were traced to a module.
+  bool known() const { return !trained_.empty(); }
+
+  const std::vector<std::string>& trained_modules() const { return trained_; }
+
+ private:
+  static bool matches(const std::vector<std::string>& set, std::string_view expr);
+  void add(std::vector<std::string>& set, std::string_view expr);
+  void from_optimizer(const Call& c, int depth);
+  void modules_in(std::string_view text, int depth);
+
+  const FileFacts& f_;
+  const Bindings& b_;
+  AssignmentsByTarget assigned_;
+  std::vector<std::string> trained_;
+  std::vector<std::string> frozen_;
+};
+
+}  // namespace msprobe::analysis
