@@ -4,6 +4,8 @@
 // changes what they depend on.
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 #include "language_server.h"
 
 namespace msprobe::server {
@@ -85,15 +87,20 @@ void LanguageServer::on_index_progress(const std::string& root, std::size_t done
   });
 }
 
+// Only documents whose diagnostics can change with the rest of the project
+// (msProbe calls, torch APIs bound by name) are analysed again, and a burst
+// of changes (a folder of files opened at once) is one refresh.
 void LanguageServer::refresh_project_documents(const std::string& root, const std::string& except_uri) {
   if (!project_refresh_) project_refresh_ = std::make_unique<asio::steady_timer>(io_);
-  project_refresh_->expires_after(std::chrono::milliseconds(settings_.debounce_ms));
+  project_refresh_->expires_after(std::chrono::milliseconds(std::max(settings_.debounce_ms, 200)));
   project_refresh_->async_wait([this, root, except_uri](const asio::error_code& ec) {
     if (ec || state_ != State::Running) return;
     for (auto& [uri, doc] : documents_) {
       if (uri == except_uri || doc.kind != DocumentKind::Python) continue;
       std::optional<ProjectIndex::Located> where = projects_.locate(doc.path);
       if (!where || where->root != root) continue;
+      if (doc.latest && doc.latest->result.summary && !analysis::depends_on_project(*doc.latest->result.summary))
+        continue;
       start_job(doc, /*force=*/true, /*quiet=*/false, /*project_refresh=*/true);
     }
   });

@@ -299,6 +299,8 @@ bool depends_on_project(const FileFacts& facts) {
   });
 }
 
+bool depends_on_project(const ModuleSummary& summary) { return !summary.msprobe.empty() || binds_torch_names(summary); }
+
 ProjectView project_view(const SourceText& source, FileFacts& facts, const ProjectSnapshot& project,
                          const std::string& rel, const ModuleSummary& summary) {
   ProjectSession session(project, rel, &summary);

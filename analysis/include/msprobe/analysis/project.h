@@ -130,6 +130,9 @@ void derive_loops_in_project(const SourceText& source, FileFacts& facts, const P
 // calls msProbe, or binds by name a torch API that msProbe wraps (MSP208).
 // Other files are checked alone (`check` re-checks only these).
 bool depends_on_project(const FileFacts& facts);
+// The same from a file's summary (the server asks it of open documents when
+// another file of their project changes).
+bool depends_on_project(const ModuleSummary& summary);
 
 // derive_loops_in_project, and what the rules need to know of the rest of
 // the project about this file (rule.h's ProjectView).
