@@ -76,7 +76,7 @@ ModuleTraining::ModuleTraining(const FileFacts& facts, const Bindings& bindings)
   // Wrappers and aliases of a trained module train it too, both ways:
   // `ddp = DDP(model)`, `model, opt = accelerator.prepare(model, opt)`,
   // `model_without_ddp = model.module`, `engine, opt, _, _ = deepspeed.initialize(...)`.
-  for (int round = 0; round < 2 && !trained_.empty(); ++round) {
+  for (int round = 0; round < 2 && !trained_.items.empty(); ++round) {
     for (const Assignment& a : f_.assignments) {
       if (a.targets.size() == 1 && a.values.size() == 1) {
         const std::string& target = a.targets[0];
@@ -111,7 +111,7 @@ ModuleTraining::ModuleTraining(const FileFacts& facts, const Bindings& bindings)
 
   // Frozen: requires_grad_(False), eval() never undone by train(), and
   // `for p in X.parameters(): p.requires_grad = False`.
-  std::vector<std::string> evaluated, put_in_train;
+  Names evaluated, put_in_train;
   for (const Call& c : f_.calls) {
     std::string_view last = last_name(c.callee), recv = receiver_of(c.callee);
     if (recv.empty() || !is_dotted_name(recv)) continue;
@@ -120,8 +120,8 @@ ModuleTraining::ModuleTraining(const FileFacts& facts, const Bindings& bindings)
     else if (last == "eval" && c.args.empty()) add(evaluated, recv);
     else if (last == "train" && !first_false) add(put_in_train, recv);
   }
-  for (const std::string& e : evaluated) {
-    if (!matches(put_in_train, e)) add(frozen_, e);
+  for (const std::string& e : evaluated.items) {
+    if (!put_in_train.matches(e)) add(frozen_, e);
   }
   for (const Assignment& a : f_.assignments) {
     if (a.loop < 0 || a.targets.size() != 1 || a.values.size() != 1 || a.values[0] != "False" ||
@@ -137,22 +137,23 @@ ModuleTraining::ModuleTraining(const FileFacts& facts, const Bindings& bindings)
   }
 }
 
-bool ModuleTraining::matches(const std::vector<std::string>& set, std::string_view expr) {
+bool ModuleTraining::Names::matches(std::string_view expr) const {
   expr = without_module_suffix(expr);
-  for (const std::string& s : set) {
-    std::string_view e = without_module_suffix(s);
-    if (e == expr) return true;
-    // `self.model` in the trainer's class is `trainer.model` at the call site.
-    if ((starts_with(e, "self.") || starts_with(expr, "self.")) && !after_root(e).empty() &&
-        after_root(e) == after_root(expr))
-      return true;
-  }
-  return false;
+  if (exact_.count(std::string(expr))) return true;
+  std::string_view tail = after_root(expr);
+  if (tail.empty()) return false;
+  return (starts_with(expr, "self.") ? tails_ : self_tails_).count(std::string(tail)) != 0;
 }
 
-void ModuleTraining::add(std::vector<std::string>& set, std::string_view expr) {
-  if (expr.empty() || matches(set, expr)) return;
-  set.emplace_back(expr);
+void ModuleTraining::Names::add(std::string_view expr) {
+  if (expr.empty() || matches(expr)) return;
+  items.emplace_back(expr);
+  std::string_view e = without_module_suffix(expr);
+  exact_.emplace(e);
+  if (std::string_view tail = after_root(e); !tail.empty()) {
+    tails_.emplace(tail);
+    if (starts_with(e, "self.")) self_tails_.emplace(tail);
+  }
 }
 
 void ModuleTraining::from_optimizer(const Call& c, int depth) {
@@ -164,7 +165,7 @@ void ModuleTraining::from_optimizer(const Call& c, int depth) {
     if (!a.keyword.empty() && a.keyword != "params" && a.keyword != "param_groups" && a.keyword != "model_parameters" &&
         a.keyword != "model" && a.keyword != "module")
       continue;
-    modules_in(a.text, depth);
+    modules_in(a.text, depth, c.function);
     // A factory handed the model: create_optimizer_v2(model, "adamw"), build_optimizer(cfg, model).
     if (!torch_class && is_dotted_name(a.text) && b_.is_model(a.text)) add(trained_, a.text);
     if (torch_class && a.keyword.empty()) break;  // lr, betas, ... follow
@@ -174,7 +175,7 @@ void ModuleTraining::from_optimizer(const Call& c, int depth) {
 // The modules whose parameters an expression holds: `X.parameters()`,
 // `X.named_parameters()` anywhere in it, and through the names it uses that
 // the file assigns (`params = [p for p in model.parameters() if ...]`).
-void ModuleTraining::modules_in(std::string_view text, int depth) {
+void ModuleTraining::modules_in(std::string_view text, int depth, int function) {
   bool found = false;
   for (std::string_view key : {std::string_view(".parameters("), std::string_view(".named_parameters(")}) {
     for (std::size_t at = text.find(key); at != std::string_view::npos; at = text.find(key, at + 1)) {
@@ -206,8 +207,9 @@ void ModuleTraining::modules_in(std::string_view text, int depth) {
     }
     for (AssignmentsByTarget::Ref r : assigned_.of(name)) {
       const Assignment& a = f_.assignments[static_cast<std::size_t>(r.assignment)];
+      if (a.function != function && a.function != -1) continue;  // the name as the optimizer's def sees it
       std::size_t t = static_cast<std::size_t>(r.element);
-      if (t < a.values.size() && a.values[t] != text) modules_in(a.values[t], depth + 1);
+      if (t < a.values.size() && a.values[t] != text) modules_in(a.values[t], depth + 1, function);
     }
   }
 }

@@ -9,6 +9,7 @@
 
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "bindings.h"
@@ -23,26 +24,38 @@ class ModuleTraining {
   // An optimizer of the file holds `expr`'s parameters (directly, through a
   // parameter list or group, or through a wrapper such as DDP(model) or
   // accelerator.prepare(model, optimizer)).
-  bool trained(std::string_view expr) const { return matches(trained_, expr); }
+  bool trained(std::string_view expr) const { return trained_.matches(expr); }
   // The file freezes `expr`: requires_grad_(False), `p.requires_grad = False`
   // over its parameters, or eval() with no train() anywhere.
-  bool frozen(std::string_view expr) const { return matches(frozen_, expr); }
+  bool frozen(std::string_view expr) const { return frozen_.matches(expr); }
   // Some optimizer's parameters were traced to a module.
-  bool known() const { return !trained_.empty(); }
+  bool known() const { return !trained_.items.empty(); }
 
-  const std::vector<std::string>& trained_modules() const { return trained_; }
+  const std::vector<std::string>& trained_modules() const { return trained_.items; }
+
+  // Module expressions, compared as the same module: "model.module" is
+  // "model", and `self.model` in a class is `trainer.model` at a call site.
+  // Hashed: a generated file may hold thousands of optimizers.
+  class Names {
+   public:
+    bool matches(std::string_view expr) const;
+    void add(std::string_view expr);
+    std::vector<std::string> items;
+
+   private:
+    std::unordered_set<std::string> exact_, tails_, self_tails_;
+  };
 
  private:
-  static bool matches(const std::vector<std::string>& set, std::string_view expr);
-  void add(std::vector<std::string>& set, std::string_view expr);
+  void add(Names& set, std::string_view expr) { set.add(expr); }
   void from_optimizer(const Call& c, int depth);
-  void modules_in(std::string_view text, int depth);
+  void modules_in(std::string_view text, int depth, int function);
 
   const FileFacts& f_;
   const Bindings& b_;
   AssignmentsByTarget assigned_;
-  std::vector<std::string> trained_;
-  std::vector<std::string> frozen_;
+  Names trained_;
+  Names frozen_;
 };
 
 }  // namespace msprobe::analysis
