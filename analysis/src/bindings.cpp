@@ -114,6 +114,11 @@ bool returns_self(std::string_view method) {
 
 }  // namespace
 
+bool is_name_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         static_cast<unsigned char>(c) >= 0x80;
+}
+
 bool is_dotted_name(std::string_view s) {
   if (s.empty() || s.front() == '.' || s.back() == '.') return false;
   std::size_t start = 0;

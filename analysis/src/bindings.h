@@ -121,5 +121,27 @@ std::string_view last_name(std::string_view dotted);
 std::string_view receiver_of(std::string_view dotted);
 // `a.b.c`: identifiers joined by dots, nothing else.
 bool is_dotted_name(std::string_view s);
+// A character of a Python identifier (non-ASCII bytes included).
+bool is_name_char(char c);
+
+// Calls `f(name, called, attribute)` for every dotted name in source text, in
+// order (`out.mean` in `out.mean()` is called; `b` in `a().b` is an
+// attribute); `f` returns true to stop. Returns whether it stopped.
+template <class F>
+bool for_each_name(std::string_view text, F&& f) {
+  for (std::size_t i = 0; i < text.size();) {
+    if (!is_name_char(text[i]) || (text[i] >= '0' && text[i] <= '9')) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < text.size() && (is_name_char(text[j]) || text[j] == '.')) ++j;
+    bool called = j < text.size() && text[j] == '(';
+    bool attribute = i > 0 && text[i - 1] == '.';
+    if (f(text.substr(i, j - i), called, attribute)) return true;
+    i = j;
+  }
+  return false;
+}
 
 }  // namespace msprobe::analysis

@@ -15,11 +15,6 @@ namespace {
 
 bool inside(ByteRange inner, ByteRange outer) { return inner.start >= outer.start && inner.end <= outer.end; }
 
-bool is_name_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-         static_cast<unsigned char>(c) >= 0x80;
-}
-
 // `a.b.c`: names joined by dots, nothing else.
 bool plain_dotted(std::string_view s) {
   if (s.empty() || s.front() == '.' || s.back() == '.' || (s.front() >= '0' && s.front() <= '9')) return false;
@@ -455,9 +450,7 @@ class EffectBuilder {
       if (vc >= 0) {
         const std::string& callee = f_.calls[static_cast<std::size_t>(vc)].callee;
         std::string_view recv = receiver_of(callee);
-        std::string_view last = last_name(callee);
-        bool constructs = !last.empty() && std::isupper(static_cast<unsigned char>(last.front())) != 0;  // Net()
-        if (!constructs &&
+        if (!constructs(callee) &&
             (b_.is_model(callee) || (b_.holds(callee) & (kModel | kLoss)) || (!recv.empty() && b_.is_model(recv))))
           return true;
       }
@@ -469,27 +462,19 @@ class EffectBuilder {
 
   // Some plain name in `text` (not a callee, not an attribute) holds a value from a forward.
   bool uses_forward_value(std::string_view text, int fn, int depth) const {
-    for (std::size_t i = 0; i < text.size();) {
-      if (!is_name_char(text[i]) || (text[i] >= '0' && text[i] <= '9')) {
-        ++i;
-        continue;
-      }
-      std::size_t j = i;
-      while (j < text.size() && (is_name_char(text[j]) || text[j] == '.')) ++j;
-      std::string_view name = text.substr(i, j - i);
-      bool attribute = i > 0 && text[i - 1] == '.';
-      i = j;
-      if (attribute) continue;
-      if (j < text.size() && text[j] == '(') {
-        bool constructs = std::isupper(static_cast<unsigned char>(last_name(name).front())) != 0;
-        if (!constructs && (b_.is_model(name) || (b_.holds(name) & kLoss))) return true;  // `model(x).mean()`
-        std::string_view recv = receiver_of(name);  // `out.mean()`: the receiver is the value
-        if (!recv.empty() && from_forward(recv, fn, depth + 1)) return true;
-        continue;
-      }
-      if (from_forward(name, fn, depth + 1)) return true;
-    }
-    return false;
+    return for_each_name(text, [&](std::string_view name, bool called, bool attribute) {
+      if (attribute) return false;
+      if (!called) return from_forward(name, fn, depth + 1);
+      if (!constructs(name) && (b_.is_model(name) || (b_.holds(name) & kLoss))) return true;  // `model(x).mean()`
+      std::string_view recv = receiver_of(name);  // `out.mean()`: the receiver is the value
+      return !recv.empty() && from_forward(recv, fn, depth + 1);
+    });
+  }
+
+  // `Net()`: a class being built, not a module being run.
+  static bool constructs(std::string_view callee) {
+    std::string_view last = last_name(callee);
+    return !last.empty() && std::isupper(static_cast<unsigned char>(last.front())) != 0;
   }
 
   // Where a call may run code this file's own resolution does not settle:

@@ -7,8 +7,6 @@
 namespace msprobe::analysis {
 namespace {
 
-bool name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
-
 // "model.module" and "model" are the same module for training purposes (DDP's inner module).
 std::string_view without_module_suffix(std::string_view e) {
   while (ends_with(e, ".module")) e.remove_suffix(7);
@@ -131,7 +129,7 @@ ModuleTraining::ModuleTraining(const FileFacts& facts, const Bindings& bindings)
     for (std::size_t at = iterable.find(".parameters("); at != std::string::npos;
          at = iterable.find(".parameters(", at + 1)) {
       std::size_t b = at;
-      while (b > 0 && (name_char(iterable[b - 1]) || iterable[b - 1] == '.')) --b;
+      while (b > 0 && (is_name_char(iterable[b - 1]) || iterable[b - 1] == '.')) --b;
       if (b < at) add(frozen_, std::string_view(iterable).substr(b, at - b));
     }
   }
@@ -180,7 +178,7 @@ void ModuleTraining::modules_in(std::string_view text, int depth, int function) 
   for (std::string_view key : {std::string_view(".parameters("), std::string_view(".named_parameters(")}) {
     for (std::size_t at = text.find(key); at != std::string_view::npos; at = text.find(key, at + 1)) {
       std::size_t b = at;
-      while (b > 0 && (name_char(text[b - 1]) || text[b - 1] == '.')) --b;
+      while (b > 0 && (is_name_char(text[b - 1]) || text[b - 1] == '.')) --b;
       if (b == at || text[b] == '.') continue;
       add(trained_, text.substr(b, at - b));
       found = true;
@@ -188,22 +186,12 @@ void ModuleTraining::modules_in(std::string_view text, int depth, int function) 
   }
   if (found || depth >= 2) return;
   // Plain names in the text that the file assigns: follow them once more.
-  for (std::size_t i = 0; i < text.size();) {
-    if (!name_char(text[i]) || std::isdigit(static_cast<unsigned char>(text[i]))) {
-      ++i;
-      continue;
-    }
-    std::size_t j = i;
-    while (j < text.size() && (name_char(text[j]) || text[j] == '.')) ++j;
-    std::string_view name = text.substr(i, j - i);
-    bool called = j < text.size() && text[j] == '(';
-    bool attribute = i > 0 && text[i - 1] == '.';
-    i = j;
-    if (called || attribute) continue;
+  for_each_name(text, [&](std::string_view name, bool called, bool attribute) {
+    if (called || attribute) return false;
     // A module handed to a parameter-group helper: param_groups(student, wd).
     if (is_dotted_name(name) && b_.is_model(name)) {
       add(trained_, name);
-      continue;
+      return false;
     }
     for (AssignmentsByTarget::Ref r : assigned_.of(name)) {
       const Assignment& a = f_.assignments[static_cast<std::size_t>(r.assignment)];
@@ -211,7 +199,8 @@ void ModuleTraining::modules_in(std::string_view text, int depth, int function) 
       std::size_t t = static_cast<std::size_t>(r.element);
       if (t < a.values.size() && a.values[t] != text) modules_in(a.values[t], depth + 1, function);
     }
-  }
+    return false;
+  });
 }
 
 }  // namespace msprobe::analysis
