@@ -291,14 +291,40 @@ async function main() {
       await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'train.py' }).first().waitFor();
     });
 
-    await step('open train.py (Quick Open)', async () => {
-      await page.keyboard.press('Control+P');
-      await qi.waitFor({ state: 'visible' });
-      await page.keyboard.type('train.py');
-      await qi.locator('.monaco-list-row', { hasText: 'train.py' }).first().waitFor();
-      await page.keyboard.press('Enter');
-      await editor().locator('.view-lines', { hasText: 'torch.compile' }).waitFor();
-    });
+    /**
+     * Quick Open `relPath` and wait for its editor to show `text`. The file search behind Quick Open
+     * is asynchronous: Enter is pressed only once the focused row is the wanted file, and the whole
+     * gesture is retried (Escape first) when the editor does not show up, e.g. because a late
+     * notification or a re-render took the keystrokes.
+     */
+    async function quickOpen(relPath, text) {
+      const base = path.basename(relPath);
+      const dir = path.dirname(relPath);
+      const focusedRow = qi.locator('.monaco-list-row.focused');
+      let last = '';
+      for (let attempt = 1; attempt <= 3; attempt++) {
+        try {
+          await page.keyboard.press('Escape');
+          await page.keyboard.press('Control+P');
+          await qi.waitFor({ state: 'visible', timeout: 10000 });
+          await page.keyboard.type(relPath);
+          await poll(`Quick Open to focus ${relPath}`, async () => {
+            if (!(await focusedRow.count())) return false;
+            const label = (await focusedRow.first().getAttribute('aria-label')) || (await focusedRow.first().innerText());
+            last = label.replace(/\s+/g, ' ');
+            return label.includes(base) && (dir === '.' || label.includes(dir));
+          }, 10000);
+          await page.keyboard.press('Enter');
+          await editor(base).locator('.view-lines', { hasText: text }).waitFor({ timeout: 10000 });
+          return attempt === 1 ? '' : `opened on attempt ${attempt}`;
+        } catch (e) {
+          if (attempt === 3) fail(`Quick Open of ${relPath} failed 3 times; last focused row: "${last}"; ${e.message}`);
+          await page.screenshot({ path: path.join(ARTIFACTS, `vscode-quickopen-retry-${attempt}.png`) }).catch(() => {});
+        }
+      }
+    }
+
+    await step('open train.py (Quick Open)', async () => quickOpen('train.py', 'torch.compile'));
 
     await step('extension activated (status bar item)', async () => {
       const item = page.locator('.statusbar-item', { hasText: 'msProbe' }).first();
@@ -311,14 +337,7 @@ async function main() {
       const trainerPy = path.join(ws, 'proj', 'mingpt', 'trainer.py');
       const entryPy = path.join(ws, 'proj', 'projects', 'chargpt', 'chargpt.py');
       const projLoop = fs.readFileSync(trainerPy, 'utf8').split('\n').findIndex((l) => /^\s+while True:/.test(l)) + 1;
-      await step('open proj/mingpt/trainer.py (Quick Open)', async () => {
-        await page.keyboard.press('Control+P');
-        await qi.waitFor({ state: 'visible' });
-        await page.keyboard.type('mingpt/trainer.py');
-        await qi.locator('.monaco-list-row', { hasText: 'trainer.py' }).first().waitFor();
-        await page.keyboard.press('Enter');
-        await editor('trainer.py').locator('.view-lines', { hasText: 'class Trainer' }).waitFor();
-      });
+      await step('open proj/mingpt/trainer.py (Quick Open)', async () => quickOpen('proj/mingpt/trainer.py', 'class Trainer'));
       await step(`go to the trainer's loop (line ${projLoop})`, async () => {
         await page.keyboard.press('Control+G');
         await qi.waitFor({ state: 'visible' });
