@@ -6,8 +6,15 @@ namespace {
 
 constexpr std::string_view kDocs = R"md(
 ## What it does
-Reports a script that imports verl (`import verl`, `from verl.trainer import main_ppo`, ...), on
-its first verl import.
+Reports a script of verl's reinforcement-learning side, on its first such import or call: a
+Ray driver or worker (`from verl.trainer import main_ppo`, `verl.trainer.ppo.ray_trainer`,
+`verl.single_controller`, `verl.workers.actor`/`critic`/`rollout`/`reward*`, the
+`fsdp_workers`/`megatron_workers` modules, `verl.protocol`/`DataProto`, a bare `import verl`),
+or any verl import in a file that also imports Ray.
+
+A script that uses only verl's utilities (`verl.utils.*`, `verl.models.*`, verl's FSDP SFT
+trainer) is a plain eager training loop: it gets no MSP104, and the dump is enabled in it like in
+any other script.
 
 ## Why it matters
 verl trains in Ray worker processes it starts itself, so a `PrecisionDebugger` created in the

@@ -10,6 +10,34 @@ namespace {
 
 std::string root_of(const std::string& module) { return module.substr(0, module.find('.')); }
 
+// verl's RL side: the Ray drivers (PPO/GRPO trainers, main_ppo, generation) and
+// the Ray workers (actor, critic, rollout, reward). They run in processes verl
+// starts itself, and verl's built-in profiler dumps them. The rest of verl
+// (verl.utils, verl.models, the FSDP SFT trainer) is plain eager PyTorch that
+// the dump covers like any other training loop.
+bool is_verl_rl(const std::string& dotted) {
+  static constexpr std::string_view kPrefixes[] = {
+      "verl.trainer.ppo",
+      "verl.trainer.main_ppo",
+      "verl.trainer.main_generation",
+      "verl.single_controller",
+      "verl.workers.fsdp_workers",
+      "verl.workers.megatron_workers",
+      "verl.workers.actor",
+      "verl.workers.critic",
+      "verl.workers.rollout",
+      "verl.workers.reward",
+      "verl.protocol",
+      "verl.DataProto",
+  };
+  if (dotted == "verl") return true;  // a bare `import verl` names nothing smaller
+  for (std::string_view p : kPrefixes) {
+    if (starts_with(dotted, p) && (dotted.size() == p.size() || dotted[p.size()] == '.' || dotted[p.size()] == '_'))
+      return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 const char* to_string(Scenario s) {
@@ -32,7 +60,12 @@ void derive_scenarios(FileFacts& f) {
   auto mark = [&](Scenario s, ByteRange r, uint32_t line, std::string evidence) {
     m.push_back({s, r, line, std::move(evidence)});
   };
-  bool torch = false, mindspore = false;
+  bool torch = false, mindspore = false, ray = false;
+  const Import* verl_import = nullptr;  // the first verl import, RL or not
+  for (const Import& imp : f.imports) {
+    if (root_of(imp.module) == "ray") ray = true;
+    if (root_of(imp.module) == "verl" && !verl_import) verl_import = &imp;
+  }
   for (const Import& imp : f.imports) {
     std::string full = imp.name.empty() ? imp.module : imp.module + "." + imp.name;
     std::string root = root_of(imp.module);
@@ -45,7 +78,7 @@ void derive_scenarios(FileFacts& f) {
     } else if (root == "torchair") {
       mark(Scenario::Torchair, imp.range, imp.line, "import " + imp.module);
     } else if (root == "verl") {
-      mark(Scenario::Verl, imp.range, imp.line, "import " + imp.module);
+      if (is_verl_rl(full) || is_verl_rl(imp.module)) mark(Scenario::Verl, imp.range, imp.line, "import " + full);
     } else if (starts_with(full, "msprobe.mindspore")) {
       mindspore = true;
       mark(Scenario::MindSpore, imp.range, imp.line, "import from msprobe.mindspore");
@@ -65,6 +98,7 @@ void derive_scenarios(FileFacts& f) {
              q == "torch.cuda.graph" || q == "torch.cuda.CUDAGraph" || q.find("AclGraphDumper") != std::string::npos)
       mark(Scenario::Aclgraph, c.range, c.line, q + "(...)");
     else if (q == "vllm.LLM") mark(Scenario::VllmOffline, c.range, c.line, "LLM(...)");
+    else if (starts_with(q, "verl.") && is_verl_rl(q)) mark(Scenario::Verl, c.range, c.line, q + "(...)");
     else if (q.find("TrainerMon") != std::string::npos || q.find("TrainerMonitorV2") != std::string::npos)
       mark(Scenario::Monitor, c.range, c.line, q + "(...)");
   }
@@ -77,6 +111,8 @@ void derive_scenarios(FileFacts& f) {
     for (const std::string& b : cls.bases) runner = runner || b.find("ModelRunner") != std::string::npos;
     if (runner) mark(Scenario::VllmRunner, fn.range, fn.line, "class " + cls.name + " with execute_model");
   }
+  // verl together with Ray: a driver or a worker of verl's RL side.
+  if (ray && verl_import) mark(Scenario::Verl, verl_import->range, verl_import->line, "verl used with Ray");
   // MSAdapter: PyTorch code run on MindSpore (both imported in one file).
   if (torch && mindspore) {
     for (const Import& imp : f.imports) {
