@@ -3,6 +3,7 @@
 #include "msprobe/analysis/plan.h"
 
 #include <algorithm>
+#include <functional>
 
 #include "bindings.h"
 #include "msprobe/analysis/text_match.h"
@@ -412,11 +413,46 @@ std::optional<RunnerPlan> plan_runner(const SourceText& source, const FileFacts&
       r.return_lines.push_back(st.line);
     }
   }
+  // The model calls of execute_model, made there or in the runner's own
+  // methods it calls (vLLM V1 reaches the model through `_model_forward`);
+  // a call through a method is recorded at execute_model's call site.
   Bindings names(f);
-  for (const Call& c : f.calls) {
-    if (c.function != r.execute_function || names.resolve_function(c) >= 0 || !names.is_model(c.callee)) continue;
-    if (r.model.empty()) r.model = c.callee;
-    if (c.callee == r.model) r.forward_lines.push_back(c.line);
+  std::vector<std::vector<int>> calls_of(f.functions.size());
+  for (std::size_t i = 0; i < f.calls.size(); ++i) {
+    int fn = f.calls[i].function;
+    if (fn >= 0) calls_of[static_cast<std::size_t>(fn)].push_back(static_cast<int>(i));
+  }
+  std::vector<bool> seen(f.functions.size(), false);
+  // The model a function calls, through at most `depth` levels of the class's methods.
+  std::function<std::string(int, int)> model_in = [&](int fn, int depth) -> std::string {
+    if (seen[static_cast<std::size_t>(fn)]) return {};
+    seen[static_cast<std::size_t>(fn)] = true;
+    for (int ci : calls_of[static_cast<std::size_t>(fn)]) {
+      const Call& c = f.calls[static_cast<std::size_t>(ci)];
+      int callee = names.resolve_function(c);
+      if (callee < 0 && names.is_model(c.callee)) return c.callee;
+      if (callee >= 0 && depth > 0 && f.functions[static_cast<std::size_t>(callee)].class_index == r.class_index) {
+        if (std::string m = model_in(callee, depth - 1); !m.empty()) return m;
+      }
+    }
+    return {};
+  };
+  seen[static_cast<std::size_t>(r.execute_function)] = true;
+  for (int ci : calls_of[static_cast<std::size_t>(r.execute_function)]) {
+    const Call& c = f.calls[static_cast<std::size_t>(ci)];
+    int callee = names.resolve_function(c);
+    std::string m;
+    if (callee < 0 && names.is_model(c.callee)) {
+      m = c.callee;
+    } else if (callee >= 0 && f.functions[static_cast<std::size_t>(callee)].class_index == r.class_index) {
+      std::fill(seen.begin(), seen.end(), false);
+      seen[static_cast<std::size_t>(r.execute_function)] = true;
+      m = model_in(callee, 2);
+    }
+    if (m.empty()) continue;
+    if (r.model.empty()) r.model = m;
+    if (m == r.model && (r.forward_lines.empty() || r.forward_lines.back() != c.line))
+      r.forward_lines.push_back(c.line);
   }
   return r;
 }
