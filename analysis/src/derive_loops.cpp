@@ -237,14 +237,108 @@ class LoopDeriver {
     return std::stoi(std::string(n)) <= 20;
   }
 
+  // What a site of the loop body runs under: the `if` that holds it inside the
+  // body, or an earlier `if` of the body that can `continue` the loop (a
+  // gradient-accumulation guard). No owner: it runs on every iteration.
+  struct Condition {
+    int owner = -1;            // statement index of the if
+    bool else_branch = false;  // the site is in its else clause
+    bool guard = false;        // an earlier `if ...: continue`
+  };
+  Condition condition_of(int loop_index, ByteRange site) const {
+    const Loop& l = f_.loops[static_cast<std::size_t>(loop_index)];
+    const auto& sts = f_.statements;
+    auto in_body = [&](const Statement& st) { return st.range.start >= l.body.start && st.range.end <= l.body.end; };
+    int innermost = -1;  // in source order a later container is a deeper one
+    for (std::size_t i = l.body_first_stmt; i < sts.size() && sts[i].range.start < l.body.end; ++i) {
+      if (sts[i].range.start <= site.start && site.end <= sts[i].range.end) innermost = static_cast<int>(i);
+    }
+    if (innermost < 0) return {};
+    int top = innermost;
+    for (int cur = innermost; cur >= 0 && in_body(sts[static_cast<std::size_t>(cur)]);
+         cur = sts[static_cast<std::size_t>(cur)].parent_block_owner) {
+      const Statement& st = sts[static_cast<std::size_t>(cur)];
+      if (st.block_clause == "if_statement" || st.block_clause == "elif_clause" || st.block_clause == "else_clause")
+        return {st.parent_block_owner, st.block_clause == "else_clause", false};
+      top = cur;
+    }
+    for (std::size_t i = l.body_first_stmt; i < static_cast<std::size_t>(top); ++i) {
+      const Statement& st = sts[i];
+      if (st.type != "continue_statement" || st.loop != loop_index) continue;
+      int t = static_cast<int>(i);  // the statement of the body that holds the continue
+      while (t >= 0 && sts[static_cast<std::size_t>(t)].parent_block_owner >= 0 &&
+             in_body(sts[static_cast<std::size_t>(sts[static_cast<std::size_t>(t)].parent_block_owner)]))
+        t = sts[static_cast<std::size_t>(t)].parent_block_owner;
+      if (t != static_cast<int>(i)) return {t, false, true};
+    }
+    return {};
+  }
+  // The condition every site of one kind shares; none when one site runs
+  // unconditionally or the sites cover both branches of one if/else
+  // (`scaler.step(opt)` / `else: opt.step()`).
+  std::optional<Condition> shared_condition(int loop_index, const std::vector<ByteRange>& sites) const {
+    if (sites.empty()) return std::nullopt;
+    Condition first = condition_of(loop_index, sites.front());
+    for (const ByteRange& r : sites) {
+      Condition c = condition_of(loop_index, r);
+      if (c.owner < 0 || (c.owner == first.owner && c.else_branch != first.else_branch)) return Condition{};
+    }
+    return first;
+  }
+
+  // "forward, backward and optimizer step run on every iteration", or which of
+  // them run only under a condition (an optimizer step every N iterations).
+  std::string train_reason(const LoopInfo& info) const {
+    struct Part {
+      const char* name;
+      std::optional<Condition> cond;
+    };
+    std::vector<Part> parts;
+    if (!info.forward.empty() && !info.forward_through_call)
+      parts.push_back({"forward", shared_condition(info.loop, info.forward)});
+    parts.push_back({"backward", shared_condition(info.loop, info.backward)});
+    parts.push_back({"optimizer step", shared_condition(info.loop, info.step)});
+    auto names = [](const std::vector<const Part*>& ps) {
+      std::string out;
+      for (std::size_t i = 0; i < ps.size(); ++i)
+        out += (i == 0 ? "" : i + 1 == ps.size() ? " and " : ", ") + std::string(ps[i]->name);
+      return out;
+    };
+    auto where = [&](const Condition& c) {
+      std::string line = std::to_string(f_.statements[static_cast<std::size_t>(c.owner)].line + 1);
+      return c.guard ? "on the iterations that pass the guard at line " + line
+                     : std::string(c.else_branch ? "in the else branch of the condition at line "
+                                                 : "under the condition at line ") +
+                           line;
+    };
+    std::vector<const Part*> every;
+    std::vector<std::vector<const Part*>> conditional;  // grouped by condition, in order
+    for (const Part& p : parts) {
+      if (!p.cond || p.cond->owner < 0) {
+        every.push_back(&p);
+        continue;
+      }
+      auto g = std::find_if(conditional.begin(), conditional.end(), [&](const auto& grp) {
+        return grp.front()->cond->owner == p.cond->owner && grp.front()->cond->else_branch == p.cond->else_branch;
+      });
+      if (g == conditional.end()) conditional.push_back({&p});
+      else g->push_back(&p);
+    }
+    std::string out;
+    if (!every.empty()) out = names(every) + (every.size() == 1 ? " runs" : " run") + " on every iteration";
+    for (const auto& grp : conditional) {
+      std::string phrase = names(grp) + (grp.size() == 1 ? " runs " : " run ") + where(*grp.front()->cond);
+      out += out.empty() ? phrase
+                         : "; " + (every.empty() ? phrase : "the " + names(grp) + " only " + where(*grp.front()->cond));
+    }
+    if (info.forward.empty()) out += " (no forward found)";
+    else if (info.forward_through_call) out += "; the forward is inside a call that is handed " + info.model;
+    return out;
+  }
+
   std::string reason(const LoopInfo& info, bool warm) const {
     switch (info.role) {
-      case LoopRole::Train:
-        if (info.forward.empty()) return "backward and optimizer step run on every iteration (no forward found)";
-        if (info.forward_through_call)
-          return "backward and optimizer step run on every iteration; the forward is inside a call that is handed " +
-                 info.model;
-        return "forward, backward and optimizer step run on every iteration";
+      case LoopRole::Train: return train_reason(info);
       case LoopRole::Warmup:
         return warm ? "runs the same work before the real loop and is marked as warm-up" : "warm-up";
       case LoopRole::Eval:
