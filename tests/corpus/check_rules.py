@@ -31,7 +31,8 @@ RAW = {
     ("debugger_model_kwarg_8x", "MSP202"), ("debugger_model_kwarg_8x", "MSP206"), ("debugger_model_kwarg_8x", "MSP401"),
     ("forward_backward_dump_end", "MSP402"), ("instrumented_partial", "MSP203"),
     ("mindspore_train", "MSP103"), ("msadapter_train", "MSP103"), ("trainermon_monitor", "MSP105"),
-    ("verl_ppo", "MSP104"), ("vllm_gpu_model_runner", "MSP501"),
+    ("verl_ppo", "MSP104"), ("vllm_gpu_model_runner", "MSP501"), ("vllm_runner_model_forward", "MSP501"),
+    ("instrumented_flag_local_import", "MSP206"),  # no seed_all() before the flagged construction
 }
 
 # From the expect.json notes: the exits the naive insertion leaves uncovered.

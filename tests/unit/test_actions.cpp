@@ -177,7 +177,7 @@ TEST_CASE("enable over the script corpus: parses, idempotent, round trips", "[ac
     if (out.error.empty()) ++enabled;
     check_round_trips(text, text.find("msprobe") == std::string::npos);
   }
-  CHECK(n == 58);
+  CHECK(n == 62);
   CHECK(enabled >= 42);
 }
 

@@ -247,6 +247,17 @@ InstrumentResult remove_dump(const SourceText& src, const Analysis& a) {
     for (Edit& e : dedent_lines(layout, first, last, unit, strings, deleted)) edits.push_back(std::move(e));
   }
 
+  // `if <flag>:` alone on its lines, with no elif/else, whose condition has no
+  // call in it (deleting it runs nothing less), and whose body is `block`.
+  auto removable_flag_if = [&](TSNode ifs, TSNode block) {
+    TSNode cond = ts_node_child_by_field_name(ifs, "condition", 9);
+    if (ts_node_is_null(cond) || !ts_node_is_null(ts_node_child_by_field_name(ifs, "alternative", 11))) return false;
+    if (!ts_node_eq(ts_node_child_by_field_name(ifs, "consequence", 11), block)) return false;
+    std::string_view text = src.view().substr(ts_node_start_byte(cond),
+                                              ts_node_end_byte(cond) - ts_node_start_byte(cond));
+    if (text.find('(') != std::string_view::npos || text.find(":=") != std::string_view::npos) return false;
+    return layout.starts_line(ts_node_start_byte(ifs)) && ts_node_start_point(block).row > ts_node_start_point(ifs).row;
+  };
   // A block whose statements all go keeps a `pass`.
   auto survives = [&](TSNode s, auto&& self) -> bool {
     const DumpStatement* d = c.dump_at(s);
@@ -266,6 +277,18 @@ InstrumentResult remove_dump(const SourceText& src, const Analysis& a) {
     TSNode parent = ts_node_parent(block);
     if (node_is(parent, "finally_clause")) continue;  // the whole clause goes
     if (node_is(parent, "try_statement") && unwrapped_try_starts.count(ts_node_start_byte(parent))) continue;
+    // An `if FLAG:` that held nothing but the dump goes with it (enable puts
+    // the calls it adds behind the flag of a flagged construction).
+    if (node_is(parent, "if_statement") && removable_flag_if(parent, block)) {
+      TSNode outer = ts_node_parent(parent);
+      std::vector<TSNode> siblings = block_statements(outer);
+      bool others = std::any_of(siblings.begin(), siblings.end(),
+                                [&](TSNode t) { return !ts_node_eq(t, parent) && survives(t, survives); });
+      if (others) {
+        for (uint32_t l = ts_node_start_point(parent).row; l <= ts_node_end_point(parent).row; ++l) deleted.insert(l);
+        continue;
+      }
+    }
     // Keep the first statement's lines as `pass`.
     TSNode first = stmts.front();
     uint32_t l0 = ts_node_start_point(first).row, l1 = ts_node_end_point(first).row;

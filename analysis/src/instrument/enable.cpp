@@ -134,18 +134,37 @@ Edit module_block_edit(const EnableContext& c, const DumpPlan& plan, int loop_st
 }
 
 // An existing single-line `from msprobe.pytorch import A, B` to extend.
+// A one-line `from msprobe.pytorch import a, b` that more names can be appended to.
+bool appendable_import(const EnableContext& c, const DumpStatement& d) {
+  if (d.kind != MsprobeKind::Import || !d.owns_lines || d.first_line != d.last_line || d.imports.empty()) return false;
+  const Import& imp = c.f.imports[static_cast<std::size_t>(d.imports.front())];
+  if (imp.module != "msprobe.pytorch" || imp.name.empty()) return false;
+  std::string_view text = c.src.view().substr(d.range.start, d.range.end - d.range.start);
+  return text.find_first_of("(\\*") == std::string_view::npos;
+}
+
 const DumpStatement* extendable_import(const EnableContext& c) {
   for (const DumpStatement& d : c.dumps) {
-    if (d.kind != MsprobeKind::Import || !d.owns_lines || d.first_line != d.last_line || d.imports.empty()) continue;
+    if (!appendable_import(c, d)) continue;
     const Import& imp = c.f.imports[static_cast<std::size_t>(d.imports.front())];
-    if (imp.module != "msprobe.pytorch" || !imp.top_level || imp.conditional || imp.name.empty()) continue;
-    std::string text(c.src.view().substr(d.range.start, d.range.end - d.range.start));
-    if (text.find('(') != std::string::npos || text.find('\\') != std::string::npos ||
-        text.find('*') != std::string::npos)
-      continue;
-    return &d;
+    if (imp.top_level && !imp.conditional) return &d;
   }
   return nullptr;
+}
+
+// The last appendable msprobe import in a def or behind a flag that runs
+// before `target` in a block holding it (`if DO_MSPROBE: from msprobe.pytorch
+// import PrecisionDebugger` above the construction): a name the construction's
+// neighbours need goes there, not into the module header.
+const DumpStatement* local_import_before(const EnableContext& c, ByteRange target) {
+  const DumpStatement* found = nullptr;
+  for (const DumpStatement& d : c.dumps) {
+    if (d.range.end > target.start || d.statement < 0 || !appendable_import(c, d)) continue;
+    const Import& imp = c.f.imports[static_cast<std::size_t>(d.imports.front())];
+    const Statement& st = c.f.statements[static_cast<std::size_t>(d.statement)];
+    if ((!imp.top_level || imp.conditional) && inside(target, st.block)) found = &d;
+  }
+  return found;
 }
 
 // The statement of an offline-vLLM `llm = LLM(...)`, after which the debugger
@@ -207,6 +226,51 @@ struct Insertion {
   bool after = false;  // after the statement's last line, else before its first
   std::vector<std::string> calls;
 };
+
+// The condition of the `if` that builds the debugger behind a flag (`if
+// DO_MSPROBE:` holding the import and the construction), when that `if` is in
+// the construction's own def and does not hold the loop: "" otherwise.
+std::string construction_guard(const EnableContext& c, const MsprobeUse* u, const Loop& loop) {
+  const FileFacts& f = c.f;
+  if (!u || u->call < 0) return {};
+  for (int cur = f.calls[static_cast<std::size_t>(u->call)].statement; cur >= 0;) {
+    const Statement& st = f.statements[static_cast<std::size_t>(cur)];
+    int owner = st.parent_block_owner;
+    if (owner < 0) break;
+    const Statement& o = f.statements[static_cast<std::size_t>(owner)];
+    if (o.type == "function_definition" || o.type == "class_definition" || inside(loop.range, o.range)) break;
+    if (o.type == "if_statement" && st.block_clause == "if_statement") {
+      TSNode n = find_node(c.root, o.range, "if_statement");
+      TSNode cond = ts_node_is_null(n) ? TSNode{} : ts_node_child_by_field_name(n, "condition", 9);
+      if (ts_node_is_null(cond) || ts_node_start_point(cond).row != ts_node_end_point(cond).row) return {};
+      return std::string(
+          c.src.view().substr(ts_node_start_byte(cond), ts_node_end_byte(cond) - ts_node_start_byte(cond)));
+    }
+    cur = owner;
+  }
+  return {};
+}
+
+// The dump statements a body statement stands for: itself, or the statements
+// of an `if FLAG:` (no elif/else) that holds nothing but start/stop/step.
+std::vector<TSNode> dump_units(const EnableContext& c, TSNode s) {
+  if (!node_is(s, "if_statement") || !ts_node_is_null(ts_node_child_by_field_name(s, "alternative", 11))) return {s};
+  std::vector<TSNode> inner = block_statements(ts_node_child_by_field_name(s, "consequence", 11));
+  bool only_dumps = !inner.empty() && std::all_of(inner.begin(), inner.end(), [&](TSNode t) {
+    MsprobeKind k = c.kind_of(t);
+    return k == MsprobeKind::Start || k == MsprobeKind::Stop || k == MsprobeKind::Step ||
+           k == MsprobeKind::ForwardBackwardDumpEnd;
+  });
+  return only_dumps ? inner : std::vector<TSNode>{s};
+}
+
+// The statement itself, or an `if FLAG:` of dump calls, makes a call of kind `k`.
+bool unit_has(const EnableContext& c, TSNode s, MsprobeKind k) {
+  for (TSNode t : dump_units(c, s)) {
+    if (c.is_kind(t, k)) return true;
+  }
+  return false;
+}
 
 }  // namespace
 
@@ -301,9 +365,20 @@ InstrumentResult enable_dump(const SourceText& src, const Analysis& a, const Ins
   std::vector<std::string> names;
   if (import_seed && add_seed) names.push_back("seed_all");
   if (import_ctor && (new_construct || moved || dbg == ctor)) names.push_back("PrecisionDebugger");
+  // seed_all() goes right before an existing construction, else with the import.
+  const DumpStatement* existing_construct = nullptr;
+  if (construct_outside) {
+    for (const DumpStatement& d : c.dumps) {
+      if (d.kind == MsprobeKind::Construct && inside(construct_outside->range, d.range)) existing_construct = &d;
+    }
+  }
   std::vector<std::string> top_lines;
   if (!names.empty()) {
-    if (const DumpStatement* ext = extendable_import(c)) {
+    const DumpStatement* ext = nullptr;
+    if (names == std::vector<std::string>{"seed_all"} && existing_construct && existing_construct->owns_lines)
+      ext = local_import_before(c, existing_construct->range);
+    if (!ext) ext = extendable_import(c);
+    if (ext) {
       auto at = ext->range.end;
       setup.edits.push_back({{at, at}, ", " + join(names, ", ")});
     } else {
@@ -312,13 +387,6 @@ InstrumentResult enable_dump(const SourceText& src, const Analysis& a, const Ins
   }
   std::string config = python_string(opts.config_path);
   std::string construct_line = dbg + " = " + ctor + "(config_path=" + config + ")";
-  // seed_all() goes right before an existing construction, else with the import.
-  const DumpStatement* existing_construct = nullptr;
-  if (construct_outside) {
-    for (const DumpStatement& d : c.dumps) {
-      if (d.kind == MsprobeKind::Construct && inside(construct_outside->range, d.range)) existing_construct = &d;
-    }
-  }
   if (add_seed) {
     if (existing_construct && existing_construct->owns_lines) {
       uint32_t line = existing_construct->first_line;
@@ -391,6 +459,15 @@ InstrumentResult enable_dump(const SourceText& src, const Analysis& a, const Ins
   if (!model.empty() && assigned_from_llm(f, model)) model.clear();  // an LLM is not an nn.Module
   const std::string start_call = recv + ".start(" + model + ")";
   const std::string stop_call = recv + ".stop()", step_call = recv + ".step()";
+  // A debugger built behind a flag: the calls added to the loop go behind the
+  // same flag, or a run without it fails on a debugger that was never built.
+  const std::string guard = construction_guard(c, construct_outside, loop);
+  auto guarded = [&](std::vector<std::string> calls) {
+    if (guard.empty()) return calls;
+    std::vector<std::string> out{"if " + guard + ":"};
+    for (const std::string& l : calls) out.push_back(c.layout.unit() + l);
+    return out;
+  };
   std::vector<TSNode> kept;
   for (TSNode s : stmts) {
     if (!(moved && node_range(s) == moved->range)) kept.push_back(s);
@@ -413,35 +490,45 @@ InstrumentResult enable_dump(const SourceText& src, const Analysis& a, const Ins
   }
   const bool need_start = !start_in_loop;
   std::vector<Edit> point_edits;
-  if (need_start) point_edits.push_back(c.layout.lines_before(first_line, body_indent, {start_call}));
+  if (need_start) point_edits.push_back(c.layout.lines_before(first_line, body_indent, guarded({start_call})));
 
   if (!c.finally_covers(kept)) {
     // Before each exit (and at the end of the body) ...
     std::vector<Insertion> ins;
     TSNode last = kept.back();
     if (!is_exit_type(last)) {
+      // A call found inside an `if FLAG:` block takes the missing one next to
+      // it, behind the same flag; calls added at the body's level get the guard.
       TSNode stop_node{}, step_node{};
+      bool stop_flagged = false, step_flagged = false;
       for (TSNode s : kept) {
-        if (c.is_kind(s, MsprobeKind::Stop)) stop_node = s;
-        if (c.is_kind(s, MsprobeKind::Step)) step_node = s;
+        for (TSNode t : dump_units(c, s)) {
+          bool flagged = !ts_node_eq(t, s);
+          if (c.is_kind(t, MsprobeKind::Stop)) stop_node = t, stop_flagged = flagged;
+          if (c.is_kind(t, MsprobeKind::Step)) step_node = t, step_flagged = flagged;
+        }
       }
       bool has_stop = !ts_node_is_null(stop_node), has_step = !ts_node_is_null(step_node);
-      if (has_stop && !has_step) ins.push_back({stop_node, true, {step_call}});
-      else if (!has_stop && has_step) ins.push_back({step_node, false, {stop_call}});
-      else if (!has_stop && !has_step) ins.push_back({last, true, {stop_call, step_call}});
+      if (has_stop && !has_step)
+        ins.push_back({stop_node, true, stop_flagged ? std::vector<std::string>{step_call} : guarded({step_call})});
+      else if (!has_stop && has_step)
+        ins.push_back({step_node, false, step_flagged ? std::vector<std::string>{stop_call} : guarded({stop_call})});
+      else if (!has_stop && !has_step) ins.push_back({last, true, guarded({stop_call, step_call})});
     }
     for (int e : plan->early_exits) {
       const Statement& st = f.statements[static_cast<std::size_t>(e)];
       TSNode exit = find_node(c.root, st.range, st.type.c_str());
       if (ts_node_is_null(exit)) continue;
       TSNode p1 = prev_statement(exit);
-      if (!ts_node_is_null(p1) && c.is_kind(p1, MsprobeKind::Step)) {
+      if (!ts_node_is_null(p1) && unit_has(c, p1, MsprobeKind::Step)) {
+        if (unit_has(c, p1, MsprobeKind::Stop)) continue;  // `if FLAG: stop(); step()` right before the exit
         TSNode p2 = prev_statement(p1);
-        if (ts_node_is_null(p2) || !c.is_kind(p2, MsprobeKind::Stop)) ins.push_back({p1, false, {stop_call}});
-      } else if (!ts_node_is_null(p1) && c.is_kind(p1, MsprobeKind::Stop)) {
-        ins.push_back({exit, false, {step_call}});
+        if (ts_node_is_null(p2) || !unit_has(c, p2, MsprobeKind::Stop))
+          ins.push_back({p1, false, guarded({stop_call})});
+      } else if (!ts_node_is_null(p1) && unit_has(c, p1, MsprobeKind::Stop)) {
+        ins.push_back({exit, false, guarded({step_call})});
       } else {
-        ins.push_back({exit, false, {stop_call, step_call}});
+        ins.push_back({exit, false, guarded({stop_call, step_call})});
       }
     }
     std::vector<Edit> before_each = point_edits;
@@ -458,7 +545,7 @@ InstrumentResult enable_dump(const SourceText& src, const Analysis& a, const Ins
     }
     // ... or the body in try/finally, whichever is the smaller correct edit.
     std::vector<Edit> wrapped;
-    if (!stop_step_anywhere) {
+    if (!stop_step_anywhere && guard.empty()) {
       TSNode from = first;
       if (!need_start && c.is_kind(first, MsprobeKind::Start) && kept.size() > 1) from = kept[1];
       std::vector<std::string> head;
