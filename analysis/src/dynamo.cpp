@@ -57,15 +57,14 @@ std::optional<Fix> disable_dynamo_env_fix(const SourceText& source, const FileFa
     bool torch = imp.target == "torch" || starts_with(imp.target, "torch.") || imp.module == "torch" ||
                  starts_with(imp.module, "torch.");
     if (!torch || !imp.top_level) continue;
-    std::size_t at = source.line_start(imp.line);
-    std::string indent(source.line_text(imp.line).substr(0, source.line_text(imp.line).find_first_not_of(" \t")));
-    std::string eol = source.uses_crlf() ? "\r\n" : "\n";
+    std::string indent = indent_of_line(source, imp.line), eol = line_break(source);
     Fix fix;
     fix.title = "Set TORCHDYNAMO_DISABLE=1 before torch is imported";
     fix.safety = FixSafety::Safe;
-    fix.edits.push_back({{static_cast<uint32_t>(at), static_cast<uint32_t>(at)},
-                         indent + "import os" + eol + indent +
-                             "os.environ[\"TORCHDYNAMO_DISABLE\"] = \"1\"  # msProbe dump needs eager mode" + eol});
+    fix.edits.push_back(
+        insert_before_line(source, imp.line,
+                           indent + "import os" + eol + indent +
+                               "os.environ[\"TORCHDYNAMO_DISABLE\"] = \"1\"  # msProbe dump needs eager mode" + eol));
     return fix;
   }
   return std::nullopt;

@@ -7,6 +7,7 @@
 
 #include "bindings.h"
 #include "msprobe/analysis/text_match.h"
+#include "python_edits.h"
 
 namespace msprobe::analysis {
 namespace {
@@ -97,15 +98,8 @@ uint32_t after_line(const SourceText& src, uint32_t line) {
 
 // Where code goes at the top of a file: after a shebang and an encoding line.
 uint32_t top_offset(const SourceText& src) {
-  uint32_t line = 0;
-  while (line < src.line_count() && line < 2) {
-    std::string_view t = src.line_text(line);
-    bool shebang = line == 0 && t.substr(0, 2) == "#!";
-    bool coding = t.substr(0, 1) == "#" && t.find("coding") != std::string_view::npos;
-    if (!shebang && !coding) break;
-    ++line;
-  }
-  return line == 0 ? 0 : after_line(src, line - 1);
+  uint32_t line = first_code_line(src);
+  return line == 0 ? static_cast<uint32_t>(bom_length(src, 0)) : after_line(src, line - 1);
 }
 
 std::string indent_of(const SourceText& src, const Statement& st) {

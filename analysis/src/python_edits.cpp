@@ -81,30 +81,60 @@ void scan_identifiers(std::string_view s, F&& on_ident) {
 
 std::string line_break(const SourceText& src) { return src.uses_crlf() ? "\r\n" : "\n"; }
 
-std::string indent_of_line(const SourceText& src, uint32_t line) {
-  std::string_view t = src.line_text(line);
-  std::size_t n = 0;
-  while (n < t.size() && is_space(t[n])) ++n;
-  return std::string(t.substr(0, n));
+std::size_t bom_length(const SourceText& src, uint32_t line) {
+  return line == 0 && src.view().substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
 }
 
-bool owns_its_lines(const SourceText& src, const Statement& st) {
-  std::string_view text = src.view();
-  for (std::size_t i = src.line_start(st.line); i < st.range.start; ++i) {
-    if (!is_space(text[i])) return false;
+std::string_view line_indent(const SourceText& src, uint32_t line) {
+  std::string_view t = src.line_text(line);
+  std::size_t n = 0;
+  while (n < t.size() && (is_space(t[n]) || t[n] == '\f')) ++n;
+  return t.substr(0, n);
+}
+
+std::string indent_of_line(const SourceText& src, uint32_t line) { return std::string(line_indent(src, line)); }
+
+uint32_t first_code_line(const SourceText& src) {
+  static const std::regex kCookie(R"(^[ \t\f]*#.*coding[:=][ \t]*[-\w.]+)");
+  uint32_t line = 0;
+  for (; line < 2 && line < src.line_count(); ++line) {
+    std::string t(src.line_text(line).substr(bom_length(src, line)));
+    bool shebang = line == 0 && t.compare(0, 2, "#!") == 0;
+    if (!shebang && !std::regex_search(t, kCookie)) break;
   }
-  std::size_t end = src.line_end(src.line_of(st.range.end));
-  for (std::size_t i = st.range.end; i < end; ++i) {
-    if (text[i] == '#') return true;
-    if (!is_space(text[i])) return false;
+  return line;
+}
+
+bool starts_its_line(const SourceText& src, std::size_t offset) {
+  uint32_t line = src.line_of(offset);
+  std::size_t start = src.line_start(line) + bom_length(src, line);
+  std::string_view t = src.view();
+  for (std::size_t i = start; i < offset && i < t.size(); ++i) {
+    if (!is_space(t[i]) && t[i] != '\f') return false;
   }
   return true;
 }
 
+bool ends_its_line(const SourceText& src, std::size_t offset) {
+  std::string_view t = src.view();
+  std::size_t end = src.line_end(src.line_of(offset));
+  for (std::size_t i = offset; i < end; ++i) {
+    if (t[i] == '#') return true;
+    if (!is_space(t[i]) && t[i] != '\f') return false;
+  }
+  return true;
+}
+
+bool owns_lines(const SourceText& src, ByteRange r) {
+  return starts_its_line(src, r.start) && ends_its_line(src, r.end);
+}
+
+bool owns_its_lines(const SourceText& src, const Statement& st) { return owns_lines(src, st.range); }
+
 ByteRange whole_lines(const SourceText& src, const Statement& st) {
   uint32_t last = src.line_of(st.range.end);
   std::size_t end = last + 1 < src.line_count() ? src.line_start(last + 1) : src.size();
-  return {static_cast<uint32_t>(src.line_start(st.line)), static_cast<uint32_t>(end)};
+  return {static_cast<uint32_t>(src.line_start(st.line) + bom_length(src, st.line)), static_cast<uint32_t>(end)};
 }
 
 std::string lines_text(const SourceText& src, const Statement& st) {
@@ -157,14 +187,21 @@ Edit insert_after_line(const SourceText& src, uint32_t line, const std::string& 
     auto at = static_cast<uint32_t>(src.line_start(line + 1));
     return {{at, at}, lines};
   }
+  // After the last line of a file without a final line break: the break goes
+  // first, and the file still ends without one.
   auto at = static_cast<uint32_t>(src.size());
   std::string_view t = src.view();
-  bool needs_break = !t.empty() && t.back() != '\n' && t.back() != '\r';
-  return {{at, at}, needs_break ? line_break(src) + lines : lines};
+  if (t.empty() || t.back() == '\n' || t.back() == '\r') return {{at, at}, lines};
+  std::string text = lines;
+  std::size_t cut = text.size();
+  if (cut > 0 && text[cut - 1] == '\n') --cut;
+  if (cut > 0 && text[cut - 1] == '\r') --cut;
+  text.resize(cut);
+  return {{at, at}, line_break(src) + text};
 }
 
 Edit insert_before_line(const SourceText& src, uint32_t line, const std::string& lines) {
-  auto at = static_cast<uint32_t>(src.line_start(line));
+  auto at = static_cast<uint32_t>(src.line_start(line) + bom_length(src, line));  // a BOM stays first
   return {{at, at}, lines};
 }
 
@@ -378,22 +415,19 @@ int first_body_statement(const SourceText& src, const FileFacts& f, int function
 }
 
 std::string indent_unit(const SourceText& src, const FileFacts& f) {
-  auto from = [&](uint32_t header_line, ByteRange body) -> std::string {
-    std::vector<int> stmts = statements_in_block(f, body);
-    if (stmts.empty()) return {};
-    const Statement& st = f.statements[static_cast<std::size_t>(stmts.front())];
-    if (st.line == header_line) return {};
-    std::string outer = indent_of_line(src, header_line), inner = indent_of_line(src, st.line);
-    if (inner.size() > outer.size() && inner.compare(0, outer.size(), outer) == 0) return inner.substr(outer.size());
-    return {};
-  };
-  for (const Function& fn : f.functions) {
-    std::string u = from(fn.line, fn.body);
-    if (!u.empty()) return u;
+  // How much a block's first statement is indented more than the statement
+  // that owns the block, the first time the file does it.
+  for (const Statement& st : f.statements) {
+    if (st.parent_block_owner < 0) continue;
+    const Statement& owner = f.statements[static_cast<std::size_t>(st.parent_block_owner)];
+    if (st.line == owner.line || !starts_its_line(src, st.range.start) || !starts_its_line(src, owner.range.start))
+      continue;
+    std::string_view inner = line_indent(src, st.line), outer = line_indent(src, owner.line);
+    if (inner.size() > outer.size() && inner.substr(0, outer.size()) == outer)
+      return std::string(inner.substr(outer.size()));
   }
-  for (const Loop& l : f.loops) {
-    std::string u = from(l.line, l.body);
-    if (!u.empty()) return u;
+  for (uint32_t l = 0; l < src.line_count(); ++l) {
+    if (!src.line_text(l).empty() && src.line_text(l)[0] == '\t') return "\t";
   }
   return "    ";
 }

@@ -19,14 +19,29 @@ namespace msprobe::analysis {
 // "\r\n" when the file uses CRLF, else "\n".
 std::string line_break(const SourceText& src);
 
-// Leading spaces/tabs of a line, exactly as written.
+// The one place where line layout is read: rule fixes use these directly and
+// the dump-point edits through instrument::Layout, which caches eol and unit.
+
+// 3 on the first line of a file that starts with a UTF-8 BOM, else 0.
+std::size_t bom_length(const SourceText& src, uint32_t line);
+// Leading spaces/tabs (and form feeds) of a line, exactly as written.
+std::string_view line_indent(const SourceText& src, uint32_t line);
 std::string indent_of_line(const SourceText& src, uint32_t line);
+// The first line after a shebang and a PEP 263 encoding cookie, which no
+// inserted code may precede.
+uint32_t first_code_line(const SourceText& src);
+// Only indentation (and a BOM) before `offset` on its line.
+bool starts_its_line(const SourceText& src, std::size_t offset);
+// Only whitespace or a comment after `offset` on its line.
+bool ends_its_line(const SourceText& src, std::size_t offset);
+// Starts its first line and ends its last one (a trailing comment allowed).
+bool owns_lines(const SourceText& src, ByteRange r);
 
 // True when the statement starts its first line (only whitespace before it)
 // and ends its last one (only whitespace or a comment after it).
 bool owns_its_lines(const SourceText& src, const Statement& st);
 
-// The lines a statement spans, from the start of its first line to the start
+// The lines a statement spans, from the start of its first line (after a BOM) to the start
 // of the line after its last (or the end of the file).
 ByteRange whole_lines(const SourceText& src, const Statement& st);
 
@@ -44,8 +59,9 @@ bool alone_in_block(const FileFacts& f, int stmt);
 // nullopt when the statement shares a line with other code.
 std::optional<Edit> remove_statement(const SourceText& src, const FileFacts& f, int stmt);
 
-// Inserts `lines` (each already ending with a line break) after line `line`,
-// or before line `line`.
+// Inserts `lines` (each already ending with a line break) after line `line`
+// (a file without a final line break keeps ending without one), or before
+// line `line` (after a BOM).
 Edit insert_after_line(const SourceText& src, uint32_t line, const std::string& lines);
 Edit insert_before_line(const SourceText& src, uint32_t line, const std::string& lines);
 
@@ -96,8 +112,8 @@ int first_body_statement(const SourceText& src, const FileFacts& f, int function
 std::pair<std::size_t, std::size_t> statements_within(const FileFacts& f, ByteRange r);
 std::vector<int> statements_in_block(const FileFacts& f, ByteRange block);
 
-// The indentation unit of the file, from a function or loop body relative to
-// its header ("    " when nothing tells).
+// The indentation unit of the file: the first block indented relative to its
+// header, else a tab when lines start with tabs, else four spaces.
 std::string indent_unit(const SourceText& src, const FileFacts& f);
 
 }  // namespace msprobe::analysis

@@ -1,6 +1,7 @@
 // Line layout and tree navigation for the dump-point edits.
 #include "layout.h"
 #include "msprobe/analysis/text_match.h"
+#include "python_edits.h"
 
 #include <algorithm>
 
@@ -8,40 +9,10 @@
 #include <regex>
 
 namespace msprobe::analysis::instrument {
-namespace {
+Layout::Layout(const SourceText& source, const FileFacts& facts)
+    : src_(source), eol_(line_break(source)), unit_(indent_unit(source, facts)) {}
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\f'; }
-
-}  // namespace
-
-Layout::Layout(const SourceText& source, const FileFacts& facts) : src_(source) {
-  eol_ = src_.uses_crlf() ? "\r\n" : "\n";
-  // The indentation unit: how much a block's first statement is indented more
-  // than the statement that owns the block, the first time the file does it.
-  for (const Statement& st : facts.statements) {
-    if (st.parent_block_owner < 0) continue;
-    const Statement& owner = facts.statements[static_cast<std::size_t>(st.parent_block_owner)];
-    if (st.line == owner.line || !starts_line(st.range.start) || !starts_line(owner.range.start)) continue;
-    std::string_view inner = indent_of(st.line), outer = indent_of(owner.line);
-    if (inner.size() > outer.size() && starts_with(inner, outer)) {
-      unit_ = std::string(inner.substr(outer.size()));
-      break;
-    }
-  }
-  if (unit_.empty()) {
-    bool tabs = false;
-    for (uint32_t l = 0; l < src_.line_count() && !tabs; ++l)
-      tabs = !src_.line_text(l).empty() && src_.line_text(l)[0] == '\t';
-    unit_ = tabs ? "\t" : "    ";
-  }
-}
-
-std::string_view Layout::indent_of(uint32_t line) const {
-  std::string_view t = src_.line_text(line);
-  std::size_t n = 0;
-  while (n < t.size() && is_space(t[n])) ++n;
-  return t.substr(0, n);
-}
+std::string_view Layout::indent_of(uint32_t line) const { return line_indent(src_, line); }
 
 bool Layout::blank(uint32_t line) const { return indent_of(line).size() == src_.line_text(line).size(); }
 
@@ -50,46 +21,26 @@ std::size_t Layout::after_line(uint32_t line) const {
   return src_.line_start(line + 1);
 }
 
-std::size_t Layout::bom_len(uint32_t line) const {
-  return line == 0 && starts_with(src_.view(), "\xEF\xBB\xBF") ? 3 : 0;
-}
+std::size_t Layout::bom_len(uint32_t line) const { return bom_length(src_, line); }
 
-bool Layout::starts_line(std::size_t offset) const {
-  uint32_t line = src_.line_of(offset);
-  std::size_t start = src_.line_start(line) + bom_len(line);
-  std::string_view t = src_.view().substr(start, src_.line_end(line) - start);
-  std::size_t n = 0;
-  while (n < t.size() && is_space(t[n])) ++n;
-  return start + n >= offset;
-}
+bool Layout::starts_line(std::size_t offset) const { return starts_its_line(src_, offset); }
 
-bool Layout::ends_line(std::size_t offset) const {
-  uint32_t line = src_.line_of(offset);
-  std::string_view t = src_.view().substr(offset, src_.line_end(line) - std::min(offset, src_.line_end(line)));
-  std::size_t i = 0;
-  while (i < t.size() && is_space(t[i])) ++i;
-  return i == t.size() || t[i] == '#';
-}
+bool Layout::ends_line(std::size_t offset) const { return ends_its_line(src_, offset); }
 
-bool Layout::owns_lines(ByteRange r) const { return starts_line(r.start) && ends_line(r.end); }
+bool Layout::owns_lines(ByteRange r) const { return analysis::owns_lines(src_, r); }
 
-Edit Layout::lines_before(uint32_t line, std::string_view indent, const std::vector<std::string>& lines) const {
+std::string Layout::text_of(std::string_view indent, const std::vector<std::string>& lines) const {
   std::string text;
   for (const std::string& l : lines) text += std::string(indent) + l + eol_;
-  std::size_t at = src_.line_start(line) + bom_len(line);
-  return {{static_cast<uint32_t>(at), static_cast<uint32_t>(at)}, text};
+  return text;
+}
+
+Edit Layout::lines_before(uint32_t line, std::string_view indent, const std::vector<std::string>& lines) const {
+  return insert_before_line(src_, line, text_of(indent, lines));
 }
 
 Edit Layout::lines_after(uint32_t line, std::string_view indent, const std::vector<std::string>& lines) const {
-  std::size_t at = after_line(line);
-  std::string text;
-  if (at == kNoOffset) {
-    for (const std::string& l : lines) text += eol_ + std::string(indent) + l;
-    auto end = static_cast<uint32_t>(src_.size());
-    return {{end, end}, text};
-  }
-  for (const std::string& l : lines) text += std::string(indent) + l + eol_;
-  return {{static_cast<uint32_t>(at), static_cast<uint32_t>(at)}, text};
+  return insert_after_line(src_, line, text_of(indent, lines));
 }
 
 Edit Layout::delete_lines(uint32_t first, uint32_t last) const {
@@ -100,17 +51,7 @@ Edit Layout::delete_lines(uint32_t first, uint32_t last) const {
   return {{static_cast<uint32_t>(start), static_cast<uint32_t>(src_.size())}, ""};
 }
 
-uint32_t Layout::top_line() const {
-  static const std::regex kCookie(R"(^[ \t\f]*#.*coding[:=][ \t]*[-\w.]+)");
-  uint32_t line = 0;
-  for (; line < 2 && line < src_.line_count(); ++line) {
-    std::string t(src_.line_text(line));
-    if (line == 0 && starts_with(t, "\xEF\xBB\xBF")) t = t.substr(3);
-    bool shebang = line == 0 && starts_with(t, "#!");
-    if (!shebang && !std::regex_search(t, kCookie)) break;
-  }
-  return line;
-}
+uint32_t Layout::top_line() const { return first_code_line(src_); }
 
 Edit Layout::lines_at_top(const std::vector<std::string>& lines) const {
   uint32_t line = top_line();

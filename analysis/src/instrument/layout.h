@@ -1,6 +1,8 @@
 // How a file is laid out, for edits that must look as if the user wrote them:
 // its line ending, its indentation unit, where lines and statements start and
-// end; and small tree-sitter helpers over statement nodes.
+// end (a view over python_edits.h, which rule fixes use too, with the line
+// ending and unit computed once); and small tree-sitter helpers over statement
+// nodes.
 #pragma once
 
 #include <set>
@@ -54,6 +56,8 @@ class Layout {
   Edit lines_at_top(const std::vector<std::string>& lines) const;
 
  private:
+  std::string text_of(std::string_view indent, const std::vector<std::string>& lines) const;
+
   const SourceText& src_;
   std::string eol_;
   std::string unit_;
