@@ -63,13 +63,10 @@ void derive_scenarios(FileFacts& f) {
   bool torch = false, mindspore = false, ray = false;
   const Import* verl_import = nullptr;  // the first verl import, RL or not
   for (const Import& imp : f.imports) {
-    if (root_of(imp.module) == "ray") ray = true;
-    if (root_of(imp.module) == "verl" && !verl_import) verl_import = &imp;
-  }
-  for (const Import& imp : f.imports) {
     std::string full = imp.name.empty() ? imp.module : imp.module + "." + imp.name;
     std::string root = root_of(imp.module);
     if (root == "torch" || root == "torch_npu") torch = true;
+    if (root == "ray") ray = true;
     if (root == "mindspore") {
       mindspore = true;
       mark(Scenario::MindSpore, imp.range, imp.line, "import " + imp.module);
@@ -78,7 +75,8 @@ void derive_scenarios(FileFacts& f) {
     } else if (root == "torchair") {
       mark(Scenario::Torchair, imp.range, imp.line, "import " + imp.module);
     } else if (root == "verl") {
-      if (is_verl_rl(full) || is_verl_rl(imp.module)) mark(Scenario::Verl, imp.range, imp.line, "import " + full);
+      if (!verl_import) verl_import = &imp;
+      if (is_verl_rl(full)) mark(Scenario::Verl, imp.range, imp.line, "import " + full);
     } else if (starts_with(full, "msprobe.mindspore")) {
       mindspore = true;
       mark(Scenario::MindSpore, imp.range, imp.line, "import from msprobe.mindspore");
