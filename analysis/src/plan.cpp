@@ -416,33 +416,23 @@ std::optional<RunnerPlan> plan_runner(const SourceText& source, const FileFacts&
     int fn = f.calls[i].function;
     if (fn >= 0) calls_of[static_cast<std::size_t>(fn)].push_back(static_cast<int>(i));
   }
-  std::vector<bool> seen(f.functions.size(), false);
-  // The model a function calls, through at most `depth` levels of the class's methods.
-  std::function<std::string(int, int)> model_in = [&](int fn, int depth) -> std::string {
-    if (seen[static_cast<std::size_t>(fn)]) return {};
-    seen[static_cast<std::size_t>(fn)] = true;
-    for (int ci : calls_of[static_cast<std::size_t>(fn)]) {
-      const Call& c = f.calls[static_cast<std::size_t>(ci)];
-      int callee = names.resolve_function(c);
-      if (callee < 0 && names.is_model(c.callee)) return c.callee;
-      if (callee >= 0 && depth > 0 && f.functions[static_cast<std::size_t>(callee)].class_index == r.class_index) {
-        if (std::string m = model_in(callee, depth - 1); !m.empty()) return m;
-      }
+  // The model call `ci` makes: itself, or a call of it made by the runner's
+  // own method it calls, through at most `depth` methods.
+  std::function<std::string(int, int)> model_of = [&](int ci, int depth) -> std::string {
+    const Call& c = f.calls[static_cast<std::size_t>(ci)];
+    int callee = names.resolve_function(c);
+    if (callee < 0) return names.is_model(c.callee) ? c.callee : std::string();
+    if (depth == 0 || callee == r.execute_function ||
+        f.functions[static_cast<std::size_t>(callee)].class_index != r.class_index)
+      return {};
+    for (int inner : calls_of[static_cast<std::size_t>(callee)]) {
+      if (std::string m = model_of(inner, depth - 1); !m.empty()) return m;
     }
     return {};
   };
-  seen[static_cast<std::size_t>(r.execute_function)] = true;
   for (int ci : calls_of[static_cast<std::size_t>(r.execute_function)]) {
     const Call& c = f.calls[static_cast<std::size_t>(ci)];
-    int callee = names.resolve_function(c);
-    std::string m;
-    if (callee < 0 && names.is_model(c.callee)) {
-      m = c.callee;
-    } else if (callee >= 0 && f.functions[static_cast<std::size_t>(callee)].class_index == r.class_index) {
-      std::fill(seen.begin(), seen.end(), false);
-      seen[static_cast<std::size_t>(r.execute_function)] = true;
-      m = model_in(callee, 2);
-    }
+    std::string m = model_of(ci, 3);
     if (m.empty()) continue;
     if (r.model.empty()) r.model = m;
     if (m == r.model && (r.forward_lines.empty() || r.forward_lines.back() != c.line))

@@ -9,6 +9,8 @@ namespace msprobe::analysis {
 namespace {
 
 bool is_space(char c) { return c == ' ' || c == '\t'; }
+// Indentation may hold form feeds too (Python resets the column at one).
+bool is_indent(char c) { return is_space(c) || c == '\f'; }
 bool is_ident_start(char c) {
   return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || static_cast<unsigned char>(c) >= 0x80;
 }
@@ -88,7 +90,7 @@ std::size_t bom_length(const SourceText& src, uint32_t line) {
 std::string_view line_indent(const SourceText& src, uint32_t line) {
   std::string_view t = src.line_text(line);
   std::size_t n = 0;
-  while (n < t.size() && (is_space(t[n]) || t[n] == '\f')) ++n;
+  while (n < t.size() && is_indent(t[n])) ++n;
   return t.substr(0, n);
 }
 
@@ -110,7 +112,7 @@ bool starts_its_line(const SourceText& src, std::size_t offset) {
   std::size_t start = src.line_start(line) + bom_length(src, line);
   std::string_view t = src.view();
   for (std::size_t i = start; i < offset && i < t.size(); ++i) {
-    if (!is_space(t[i]) && t[i] != '\f') return false;
+    if (!is_indent(t[i])) return false;
   }
   return true;
 }
@@ -120,7 +122,7 @@ bool ends_its_line(const SourceText& src, std::size_t offset) {
   std::size_t end = src.line_end(src.line_of(offset));
   for (std::size_t i = offset; i < end; ++i) {
     if (t[i] == '#') return true;
-    if (!is_space(t[i]) && t[i] != '\f') return false;
+    if (!is_indent(t[i])) return false;
   }
   return true;
 }

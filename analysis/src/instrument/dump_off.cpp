@@ -251,10 +251,8 @@ InstrumentResult remove_dump(const SourceText& src, const Analysis& a) {
   // call in it (deleting it runs nothing less), and whose body is `block`.
   auto removable_flag_if = [&](TSNode ifs, TSNode block) {
     TSNode cond = ts_node_child_by_field_name(ifs, "condition", 9);
-    if (ts_node_is_null(cond) || !ts_node_is_null(ts_node_child_by_field_name(ifs, "alternative", 11))) return false;
-    if (!ts_node_eq(ts_node_child_by_field_name(ifs, "consequence", 11), block)) return false;
-    std::string_view text = src.view().substr(ts_node_start_byte(cond),
-                                              ts_node_end_byte(cond) - ts_node_start_byte(cond));
+    if (ts_node_is_null(cond) || !ts_node_eq(flag_if_body(ifs), block)) return false;
+    std::string_view text = node_text(src, cond);
     if (text.find('(') != std::string_view::npos || text.find(":=") != std::string_view::npos) return false;
     return layout.starts_line(ts_node_start_byte(ifs)) && ts_node_start_point(block).row > ts_node_start_point(ifs).row;
   };

@@ -243,8 +243,7 @@ std::string construction_guard(const EnableContext& c, const MsprobeUse* u, cons
       TSNode n = find_node(c.root, o.range, "if_statement");
       TSNode cond = ts_node_is_null(n) ? TSNode{} : ts_node_child_by_field_name(n, "condition", 9);
       if (ts_node_is_null(cond) || ts_node_start_point(cond).row != ts_node_end_point(cond).row) return {};
-      return std::string(
-          c.src.view().substr(ts_node_start_byte(cond), ts_node_end_byte(cond) - ts_node_start_byte(cond)));
+      return std::string(node_text(c.src, cond));
     }
     cur = owner;
   }
@@ -254,8 +253,9 @@ std::string construction_guard(const EnableContext& c, const MsprobeUse* u, cons
 // The dump statements a body statement stands for: itself, or the statements
 // of an `if FLAG:` (no elif/else) that holds nothing but start/stop/step.
 std::vector<TSNode> dump_units(const EnableContext& c, TSNode s) {
-  if (!node_is(s, "if_statement") || !ts_node_is_null(ts_node_child_by_field_name(s, "alternative", 11))) return {s};
-  std::vector<TSNode> inner = block_statements(ts_node_child_by_field_name(s, "consequence", 11));
+  TSNode body = flag_if_body(s);
+  if (ts_node_is_null(body)) return {s};
+  std::vector<TSNode> inner = block_statements(body);
   bool only_dumps = !inner.empty() && std::all_of(inner.begin(), inner.end(), [&](TSNode t) {
     MsprobeKind k = c.kind_of(t);
     return k == MsprobeKind::Start || k == MsprobeKind::Stop || k == MsprobeKind::Step ||
@@ -462,8 +462,9 @@ InstrumentResult enable_dump(const SourceText& src, const Analysis& a, const Ins
   // A debugger built behind a flag: the calls added to the loop go behind the
   // same flag, or a run without it fails on a debugger that was never built.
   const std::string guard = construction_guard(c, construct_outside, loop);
-  auto guarded = [&](std::vector<std::string> calls) {
-    if (guard.empty()) return calls;
+  // `inside_flag`: the lines go next to calls already behind a flag.
+  auto guarded = [&](std::vector<std::string> calls, bool inside_flag = false) {
+    if (guard.empty() || inside_flag) return calls;
     std::vector<std::string> out{"if " + guard + ":"};
     for (const std::string& l : calls) out.push_back(c.layout.unit() + l);
     return out;
@@ -509,10 +510,8 @@ InstrumentResult enable_dump(const SourceText& src, const Analysis& a, const Ins
         }
       }
       bool has_stop = !ts_node_is_null(stop_node), has_step = !ts_node_is_null(step_node);
-      if (has_stop && !has_step)
-        ins.push_back({stop_node, true, stop_flagged ? std::vector<std::string>{step_call} : guarded({step_call})});
-      else if (!has_stop && has_step)
-        ins.push_back({step_node, false, step_flagged ? std::vector<std::string>{stop_call} : guarded({stop_call})});
+      if (has_stop && !has_step) ins.push_back({stop_node, true, guarded({step_call}, stop_flagged)});
+      else if (!has_stop && has_step) ins.push_back({step_node, false, guarded({stop_call}, step_flagged)});
       else if (!has_stop && !has_step) ins.push_back({last, true, guarded({stop_call, step_call})});
     }
     for (int e : plan->early_exits) {

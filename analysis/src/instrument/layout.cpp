@@ -132,6 +132,16 @@ bool has_except_or_else(TSNode try_stmt) {
   return false;
 }
 
+TSNode flag_if_body(TSNode if_stmt) {
+  if (!node_is(if_stmt, "if_statement") || !ts_node_is_null(ts_node_child_by_field_name(if_stmt, "alternative", 11)))
+    return TSNode{};
+  return ts_node_child_by_field_name(if_stmt, "consequence", 11);
+}
+
+std::string_view node_text(const SourceText& src, TSNode n) {
+  return src.view().substr(ts_node_start_byte(n), ts_node_end_byte(n) - ts_node_start_byte(n));
+}
+
 namespace {
 
 // Pre-order walk with one cursor; `fn` returns whether to descend into the node.

@@ -81,6 +81,10 @@ TSNode prev_statement(TSNode stmt);
 // The finally clause's block of a try statement, or a null node.
 TSNode finally_block(TSNode try_stmt);
 bool has_except_or_else(TSNode try_stmt);
+// The body of an `if` that has no elif/else clause (an `if FLAG:`), else a null node.
+TSNode flag_if_body(TSNode if_stmt);
+// The source text a node spans.
+std::string_view node_text(const SourceText& src, TSNode n);
 // Lines that lie inside a multi-line string (after the line it opens on):
 // their leading whitespace is string content, never indentation.
 std::set<uint32_t> string_interior_lines(TSNode node);
