@@ -301,21 +301,24 @@ async function main() {
       const base = path.basename(relPath);
       const dir = path.dirname(relPath);
       const focusedRow = qi.locator('.monaco-list-row.focused');
+      // Each wait of an attempt gets a third of a UI wait (20 s by default), so
+      // three attempts leave a loaded machine as much time as the one wait did.
+      const attemptMs = Math.max(10000, Math.floor(STEP_TIMEOUT / 3));
       let last = '';
       for (let attempt = 1; attempt <= 3; attempt++) {
         try {
           await page.keyboard.press('Escape');
           await page.keyboard.press('Control+P');
-          await qi.waitFor({ state: 'visible', timeout: 10000 });
+          await qi.waitFor({ state: 'visible', timeout: attemptMs });
           await page.keyboard.type(relPath);
           await poll(`Quick Open to focus ${relPath}`, async () => {
             if (!(await focusedRow.count())) return false;
             const label = (await focusedRow.first().getAttribute('aria-label')) || (await focusedRow.first().innerText());
             last = label.replace(/\s+/g, ' ');
             return label.includes(base) && (dir === '.' || label.includes(dir));
-          }, 10000);
+          }, attemptMs);
           await page.keyboard.press('Enter');
-          await editor(base).locator('.view-lines', { hasText: text }).waitFor({ timeout: 10000 });
+          await editor(base).locator('.view-lines', { hasText: text }).waitFor({ timeout: attemptMs });
           return attempt === 1 ? '' : `opened on attempt ${attempt}`;
         } catch (e) {
           if (attempt === 3) fail(`Quick Open of ${relPath} failed 3 times; last focused row: "${last}"; ${e.message}`);
