@@ -67,6 +67,7 @@ void AnalysisWorker::forget(const std::string& uri) {
       if (st.cancel) st.cancel->store(true);
       st.queue.clear();
       st.tree = nullptr;
+      st.previous = nullptr;
       st.carry.clear();
       st.carry_reset = false;
       ++st.epoch;
@@ -91,6 +92,7 @@ void AnalysisWorker::keep_tree(const std::string& uri) {
     bool newest = o == tree_order_.begin();
     if (!newest && (kept + 1 > kMaxTrees || bytes + s->second.tree_bytes > kMaxTreeSourceBytes)) {
       s->second.tree = nullptr;
+      s->second.previous = nullptr;
       o = tree_order_.erase(o);
       continue;
     }
@@ -176,6 +178,7 @@ void AnalysisWorker::run_one(const std::string& uri, analysis::PythonParser& par
   st.cancel = cancel;
   const uint64_t epoch = st.epoch;
   analysis::TreePtr old = reset ? nullptr : st.tree;
+  SnapshotPtr previous = reset ? nullptr : st.previous;
   outstanding_ -= merged - 1;  // merged jobs are answered by the last one's result
   lock.unlock();
 
@@ -200,7 +203,11 @@ void AnalysisWorker::run_one(const std::string& uri, analysis::PythonParser& par
       for (const auto& e : edits) old = analysis::edited_copy(old, e);
       parser.set_timeout_micros(job.parse_timeout_micros);
       parser.set_cancel_flag(cancel.get());
-      snap->result = analysis::analyze(parser, *job.source, job.options, old, job.project ? &*job.project : nullptr);
+      analysis::PreviousFacts lend;
+      if (previous && previous->source && previous->result.facts.chunks)
+        lend = {&previous->result.facts, previous->source->view()};
+      snap->result = analysis::analyze(parser, *job.source, job.options, old, job.project ? &*job.project : nullptr,
+                                       lend.facts ? &lend : nullptr);
       cancelled = snap->result.timed_out && cancel->load();
     } catch (const std::exception& e) {
       spdlog::error("analysis of {} v{} failed: {}", job.uri, job.version, e.what());
@@ -230,6 +237,7 @@ void AnalysisWorker::run_one(const std::string& uri, analysis::PythonParser& par
       after.carry_reset = reset;
     } else if (job.kind == DocumentKind::Python) {
       after.tree = failed ? nullptr : snap->result.tree;  // null after a timeout: the next parse starts fresh
+      after.previous = after.tree && snap->result.facts.chunks ? snap : nullptr;
       after.tree_bytes = job.source ? job.source->size() : 0;
       keep_tree(uri);
     }

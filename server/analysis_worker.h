@@ -77,6 +77,9 @@ class AnalysisWorker {
     uint64_t epoch = 0;                         // bumped by forget()
     analysis::TreePtr tree;                     // after the last job that parsed (kept for a few uris only)
     std::size_t tree_bytes = 0;                 // size of the source that tree is of
+    // The analysis that tree came from: its facts (and text) lend the next
+    // analysis the facts of the top-level statements an edit left alone.
+    SnapshotPtr previous;
     // Edits of jobs that were cancelled before their parse finished.
     std::vector<analysis::ByteEdit> carry;
     bool carry_reset = false;

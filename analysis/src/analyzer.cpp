@@ -37,7 +37,7 @@ std::vector<Finding> check_facts(const SourceText& source, const FileFacts& fact
 }
 
 Analysis analyze(PythonParser& parser, const SourceText& source, const AnalysisOptions& options,
-                 const TreePtr& old_tree, const ProjectInput* project) {
+                 const TreePtr& old_tree, const ProjectInput* project, const PreviousFacts* previous) {
   Analysis a;
   a.tree = parser.parse(source.view(), old_tree);
   if (!a.tree) {
@@ -47,7 +47,7 @@ Analysis analyze(PythonParser& parser, const SourceText& source, const AnalysisO
   // Facts survive half-typed code (an unclosed bracket above the loop).
   const bool in_project = project && project->snapshot;
   // In a project the loop roles are derived once, across files, by project_view.
-  a.facts = build_tolerant_facts(parser, a.tree, source.view(), !in_project);
+  a.facts = build_tolerant_facts(parser, a.tree, source.view(), !in_project, previous);
   if (in_project) {
     a.summary = summarize(source, a.facts);
     ProjectView view = project_view(source, a.facts, *project->snapshot, project->rel, *a.summary);

@@ -10,8 +10,10 @@
 #include <tree_sitter/api.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -181,6 +183,9 @@ bool is_dotted(std::string_view s) {
 
 uint64_t key(uint32_t start, uint32_t end) { return (static_cast<uint64_t>(start) << 32) | end; }
 
+constexpr std::size_t idx(FactList l) { return static_cast<std::size_t>(l); }
+constexpr std::size_t kLists = idx(FactList::Count);
+
 struct Context {
   int function = -1;
   int loop = -1;
@@ -201,35 +206,54 @@ class Builder {
  public:
   Builder(std::string_view text, FileFacts& facts) : text_(text), f_(facts), t_(types()) {}
 
-  void run(TSNode root, bool loop_roles) {
-    TSTreeCursor cursor = ts_tree_cursor_new(root);
-    std::vector<Frame> frames;
-    frames.push_back({root, visit(root, Context{}, nullptr, nullptr, 0), t_.of(root)});
-    for (;;) {
-      if (!opaque(frames.back()) && ts_tree_cursor_goto_first_child(&cursor)) {
-        enter(cursor, frames);
-        continue;
-      }
-      bool moved = false;
-      while (!moved) {
-        if (ts_tree_cursor_goto_next_sibling(&cursor)) {
-          frames.pop_back();
-          enter(cursor, frames);
-          moved = true;
-        } else if (ts_tree_cursor_goto_parent(&cursor)) {
-          frames.pop_back();
-        } else {
-          break;
-        }
-      }
-      if (!moved) break;
+  void run(TSNode root, bool loop_roles, const PreviousFacts* previous) {
+    // Only a tree without errors is split into reusable chunks: with errors,
+    // a statement's subtree depends on the text around it.
+    const bool clean = !ts_node_has_error(root);
+    std::shared_ptr<FactChunks> chunks;
+    if (clean) {
+      chunks = std::make_shared<FactChunks>();
+      chunks->root = range_of(root);
     }
-    ts_tree_cursor_delete(&cursor);
+    Reuse reuse(previous, clean ? text_ : std::string_view(), clean);
+    stats_ = {};
+
+    Frame root_frame{root, visit(root, Context{}, nullptr, nullptr, 0), t_.of(root)};
+    TSTreeCursor top = ts_tree_cursor_new(root);
+    if (!opaque(root_frame) && ts_tree_cursor_goto_first_child(&top)) {
+      do {
+        TSNode child = ts_tree_cursor_current_node(&top);
+        FactChunk chunk;
+        chunk.range = range_of(child);
+        TSPoint at = ts_node_start_point(child);
+        chunk.row = at.row;
+        chunk.column = at.column;
+        chunk.begin = sizes();
+        if (const Reused r = reuse.find(chunk); r.chunk) {
+          copy_chunk(*reuse.facts, *reuse.chunks, r, root);
+          if (is_statement(t_.of(child)) && chunk.begin[idx(FactList::Statements)] < f_.statements.size())
+            note_module_statement(child, t_.of(child), static_cast<int>(chunk.begin[idx(FactList::Statements)]));
+          ++stats_.reused;
+        } else {
+          walk(child, ts_tree_cursor_current_field_id(&top), root_frame);
+          ++stats_.walked;
+        }
+        if (chunks) chunks->chunks.push_back(chunk);
+      } while (ts_tree_cursor_goto_next_sibling(&top));
+    }
+    ts_tree_cursor_delete(&top);
+    for (const Import& imp : f_.imports) {
+      if (!imp.bound.empty() && !imp.target.empty()) f_.aliases[imp.bound] = imp.target;
+    }
     resolve_names();
+    if (chunks) chunks->names = std::move(name_use_ranges_);
+    f_.chunks = std::move(chunks);
     derive_msprobe(f_);
     derive_scenarios(f_);
     if (loop_roles) derive_loops(text_, f_);
   }
+
+  FactsBuildStats stats() const { return stats_; }
 
  private:
   // A plain string literal holds nothing the facts need (no names, calls or
@@ -246,15 +270,255 @@ class Builder {
     return true;
   }
 
+  // The subtree of one top-level node, in pre-order; `field` is the node's
+  // field in the module.
+  void walk(TSNode node, TSFieldId field, const Frame& root_frame) {
+    frames_.clear();
+    frames_.push_back(root_frame);
+    enter(node, field, frames_);
+    TSTreeCursor cursor = ts_tree_cursor_new(node);  // cannot leave `node`
+    for (;;) {
+      if (!opaque(frames_.back()) && ts_tree_cursor_goto_first_child(&cursor)) {
+        enter(cursor, frames_);
+        continue;
+      }
+      bool moved = false;
+      while (!moved) {
+        if (ts_tree_cursor_goto_next_sibling(&cursor)) {
+          frames_.pop_back();
+          enter(cursor, frames_);
+          moved = true;
+        } else if (ts_tree_cursor_goto_parent(&cursor)) {
+          frames_.pop_back();
+        } else {
+          break;
+        }
+      }
+      if (!moved) break;
+    }
+    ts_tree_cursor_delete(&cursor);
+  }
+
   void enter(TSTreeCursor& cursor, std::vector<Frame>& frames) {
     TSNode node = ts_tree_cursor_current_node(&cursor);
+    T type = t_.of(node);
+    // Only names look at their field (and the lookup scans the parent's field map).
+    enter(node, type == T::Identifier || type == T::Attribute ? ts_tree_cursor_current_field_id(&cursor) : 0, frames);
+  }
+
+  void enter(TSNode node, TSFieldId field, std::vector<Frame>& frames) {
     const Frame& parent = frames.back();
     const Frame* grandparent = frames.size() >= 2 ? &frames[frames.size() - 2] : nullptr;
     T type = t_.of(node);
-    // Only names look at their field (and the lookup scans the parent's field map).
-    TSFieldId field = type == T::Identifier || type == T::Attribute ? ts_tree_cursor_current_field_id(&cursor) : 0;
+    if (type != T::Identifier && type != T::Attribute) field = 0;
     Context child = visit(node, parent.ctx, &parent, grandparent, field);
     frames.push_back({node, child, type});
+  }
+
+  // ----- reuse of a previous build's chunks -----
+
+  std::array<uint32_t, kLists> sizes() const {
+    std::array<uint32_t, kLists> n{};
+    n[idx(FactList::Imports)] = static_cast<uint32_t>(f_.imports.size());
+    n[idx(FactList::Calls)] = static_cast<uint32_t>(f_.calls.size());
+    n[idx(FactList::Names)] = static_cast<uint32_t>(name_use_ranges_.size());
+    n[idx(FactList::Decorators)] = static_cast<uint32_t>(f_.decorators.size());
+    n[idx(FactList::Comments)] = static_cast<uint32_t>(f_.comments.size());
+    n[idx(FactList::Functions)] = static_cast<uint32_t>(f_.functions.size());
+    n[idx(FactList::Classes)] = static_cast<uint32_t>(f_.classes.size());
+    n[idx(FactList::Loops)] = static_cast<uint32_t>(f_.loops.size());
+    n[idx(FactList::Statements)] = static_cast<uint32_t>(f_.statements.size());
+    n[idx(FactList::Assignments)] = static_cast<uint32_t>(f_.assignments.size());
+    n[idx(FactList::WithBlocks)] = static_cast<uint32_t>(f_.with_blocks.size());
+    n[idx(FactList::Returns)] = static_cast<uint32_t>(f_.returns.size());
+    return n;
+  }
+
+  struct Reused {
+    const FactChunk* chunk = nullptr;  // the previous build's chunk
+    std::size_t index = 0;             // its index there
+    int64_t bytes = 0;                 // new offset - old offset
+    int64_t rows = 0;
+  };
+
+  // Which previous chunk, if any, holds the same text at the same column: one
+  // wholly inside the common prefix of the two texts, or inside the common
+  // suffix (moved by the change in length).
+  class Reuse {
+   public:
+    Reuse(const PreviousFacts* previous, std::string_view text, bool clean) {
+      if (!clean || !previous || !previous->facts || !previous->facts->chunks) return;
+      facts = previous->facts;
+      chunks = previous->facts->chunks.get();
+      std::string_view old = previous->text;
+      std::size_t n = std::min(old.size(), text.size());
+      prefix_ = common_prefix(old, text, n);
+      // The common suffix is measured on its own: where prefix and suffix
+      // overlap (an insertion that repeats the text around it), a chunk in
+      // either still has the same text as the previous one it maps to.
+      std::size_t suffix = 0;
+      while (suffix < n) {  // bytes from the end, blockwise
+        std::size_t step = std::min<std::size_t>(4096, n - suffix);
+        if (std::memcmp(old.data() + old.size() - suffix - step, text.data() + text.size() - suffix - step, step) ==
+            0) {
+          suffix += step;
+          continue;
+        }
+        while (suffix < n && old[old.size() - 1 - suffix] == text[text.size() - 1 - suffix]) ++suffix;
+        break;
+      }
+      suffix_start_ = text.size() - suffix;
+      delta_ = static_cast<int64_t>(text.size()) - static_cast<int64_t>(old.size());
+    }
+
+    Reused find(const FactChunk& now) const {
+      Reused r;
+      if (!chunks) return r;
+      int64_t delta;
+      if (now.range.end <= prefix_) delta = 0;
+      else if (now.range.start >= suffix_start_) delta = delta_;
+      else return r;
+      int64_t old_start = static_cast<int64_t>(now.range.start) - delta;
+      auto it = std::lower_bound(
+          chunks->chunks.begin(), chunks->chunks.end(), old_start,
+          [](const FactChunk& c, int64_t start) { return static_cast<int64_t>(c.range.start) < start; });
+      if (it == chunks->chunks.end() || static_cast<int64_t>(it->range.start) != old_start ||
+          static_cast<int64_t>(it->range.end) != static_cast<int64_t>(now.range.end) - delta ||
+          it->column != now.column)
+        return r;
+      r.chunk = &*it;
+      r.index = static_cast<std::size_t>(it - chunks->chunks.begin());
+      r.bytes = delta;
+      r.rows = static_cast<int64_t>(now.row) - static_cast<int64_t>(it->row);
+      return r;
+    }
+
+    const FileFacts* facts = nullptr;
+    const FactChunks* chunks = nullptr;
+
+   private:
+    static std::size_t common_prefix(std::string_view a, std::string_view b, std::size_t n) {
+      std::size_t i = 0;
+      while (i < n) {
+        std::size_t step = std::min<std::size_t>(4096, n - i);
+        if (std::memcmp(a.data() + i, b.data() + i, step) != 0) break;
+        i += step;
+      }
+      while (i < n && a[i] == b[i]) ++i;
+      return i;
+    }
+
+    std::size_t prefix_ = 0;
+    std::size_t suffix_start_ = 0;
+    int64_t delta_ = 0;
+  };
+
+  // Appends the facts of a previous chunk, moved by `r.bytes` and `r.rows`,
+  // with every index into the lists renumbered.
+  void copy_chunk(const FileFacts& old, const FactChunks& oc, const Reused& r, TSNode root) {
+    const FactChunk& c = *r.chunk;
+    const bool last = r.index + 1 == oc.chunks.size();
+    auto end_of = [&](FactList l, std::size_t size) {
+      return last ? static_cast<uint32_t>(size) : oc.chunks[r.index + 1].begin[idx(l)];
+    };
+    std::array<int64_t, kLists> off{};
+    const auto now = sizes();
+    for (std::size_t l = 0; l < off.size(); ++l) off[l] = static_cast<int64_t>(now[l]) - c.begin[l];
+    const int64_t db = r.bytes, dr = r.rows;
+    auto at = [&](uint32_t x) { return static_cast<uint32_t>(static_cast<int64_t>(x) + db); };
+    auto sh = [&](ByteRange x) { return ByteRange{at(x.start), at(x.end)}; };
+    auto row = [&](uint32_t x) { return static_cast<uint32_t>(static_cast<int64_t>(x) + dr); };
+    auto re = [&](int i, FactList l) { return i < 0 ? i : static_cast<int>(i + off[idx(l)]); };
+    auto each = [&](FactList l, const auto& from, auto& to, auto&& fix) {
+      uint32_t b = c.begin[idx(l)], e = end_of(l, from.size());
+      for (uint32_t i = b; i < e; ++i) {
+        to.push_back(from[i]);
+        fix(to.back());
+      }
+    };
+    each(FactList::Imports, old.imports, f_.imports, [&](Import& x) {
+      x.range = sh(x.range);
+      x.line = row(x.line);
+    });
+    each(FactList::Calls, old.calls, f_.calls, [&](Call& x) {
+      x.range = sh(x.range);
+      x.line = row(x.line);
+      x.callee_range = sh(x.callee_range);
+      x.args_range = sh(x.args_range);
+      for (Argument& a : x.args) a.range = sh(a.range);
+      x.function = re(x.function, FactList::Functions);
+      x.loop = re(x.loop, FactList::Loops);
+      x.statement = re(x.statement, FactList::Statements);
+    });
+    each(FactList::Names, oc.names, name_use_ranges_, [&](ByteRange& x) { x = sh(x); });
+    each(FactList::Decorators, old.decorators, f_.decorators, [&](Decorator& x) {
+      x.range = sh(x.range);
+      x.function = re(x.function, FactList::Functions);
+    });
+    each(FactList::Comments, old.comments, f_.comments, [&](Comment& x) {
+      x.range = sh(x.range);
+      x.line = row(x.line);
+    });
+    each(FactList::Functions, old.functions, f_.functions, [&](Function& x) {
+      x.range = sh(x.range);
+      x.body = sh(x.body);
+      x.line = row(x.line);
+      x.parent = re(x.parent, FactList::Functions);
+      x.statement = re(x.statement, FactList::Statements);
+      x.class_index = re(x.class_index, FactList::Classes);
+    });
+    each(FactList::Classes, old.classes, f_.classes, [&](ClassDef& x) {
+      x.range = sh(x.range);
+      x.body = sh(x.body);
+      x.line = row(x.line);
+    });
+    each(FactList::Loops, old.loops, f_.loops, [&](Loop& x) {
+      x.range = sh(x.range);
+      x.header = sh(x.header);
+      x.body = sh(x.body);
+      x.line = row(x.line);
+      x.parent = re(x.parent, FactList::Loops);
+      x.function = re(x.function, FactList::Functions);
+      x.statement = re(x.statement, FactList::Statements);
+      x.with_block = re(x.with_block, FactList::WithBlocks);
+      // 0 and 0: no body statement (statement 0 is a top-level one, never in a body).
+      if (x.body_first_stmt != 0 || x.body_last_stmt != 0) {
+        x.body_first_stmt = static_cast<uint32_t>(x.body_first_stmt + off[idx(FactList::Statements)]);
+        x.body_last_stmt = static_cast<uint32_t>(x.body_last_stmt + off[idx(FactList::Statements)]);
+      }
+    });
+    const ByteRange module = range_of(root);
+    each(FactList::Statements, old.statements, f_.statements, [&](Statement& x) {
+      x.range = sh(x.range);
+      x.line = row(x.line);
+      x.end_line = row(x.end_line);
+      x.function = re(x.function, FactList::Functions);
+      x.loop = re(x.loop, FactList::Loops);
+      // A top-level statement's block is the module, whose extent the edit changed.
+      x.block = x.parent_block_owner < 0 ? module : sh(x.block);
+      x.parent_block_owner = re(x.parent_block_owner, FactList::Statements);
+    });
+    each(FactList::Assignments, old.assignments, f_.assignments, [&](Assignment& x) {
+      x.range = sh(x.range);
+      x.value_call = re(x.value_call, FactList::Calls);
+      for (int& v : x.value_calls) v = re(v, FactList::Calls);
+      x.function = re(x.function, FactList::Functions);
+      x.loop = re(x.loop, FactList::Loops);
+      x.statement = re(x.statement, FactList::Statements);
+    });
+    each(FactList::WithBlocks, old.with_blocks, f_.with_blocks, [&](WithBlock& x) {
+      x.range = sh(x.range);
+      x.body = sh(x.body);
+      x.function = re(x.function, FactList::Functions);
+      x.parent = re(x.parent, FactList::WithBlocks);
+    });
+    each(FactList::Returns, old.returns, f_.returns, [&](Return& x) {
+      x.statement = re(x.statement, FactList::Statements);
+      x.function = re(x.function, FactList::Functions);
+      x.value_call = re(x.value_call, FactList::Calls);
+    });
+    stmt_loop_.resize(f_.statements.size(), -1);
+    loop_has_body_.resize(f_.loops.size(), false);
   }
 
   // Names resolve after the pass: an import may come after its first use in
@@ -386,20 +650,7 @@ class Builder {
       }
     }
 
-    if (ctx.owner == -1 && ctx.function == -1) {
-      if (index == 0 && type == T::ExpressionStatement) {
-        TSNode first = ts_node_named_child(node, 0);
-        if (!ts_node_is_null(first) && (is(first, "string") || is(first, "concatenated_string"))) {
-          f_.module_docstring = range_of(node);
-          f_.has_docstring = true;
-        }
-      }
-      if (type == T::If) {
-        std::string cond = text(ts_node_child_by_field_id(node, t_.field.condition));
-        if (cond.find("__name__") != std::string::npos && cond.find("__main__") != std::string::npos)
-          f_.main_guard = index;
-      }
-    }
+    if (ctx.owner == -1 && ctx.function == -1) note_module_statement(node, type, index);
     Context child = ctx;
     child.statement = index;
     // Statements inside a compound statement's blocks belong to it.
@@ -407,6 +658,22 @@ class Builder {
     if (ctx.function == -1 && ctx.owner == -1 && (type == T::Try || type == T::If || type == T::With))
       child.in_module_compound = true;
     return child;
+  }
+
+  // The module docstring and the `__main__` guard, from a module-level statement.
+  void note_module_statement(TSNode node, T type, int index) {
+    if (index == 0 && type == T::ExpressionStatement) {
+      TSNode first = ts_node_named_child(node, 0);
+      if (!ts_node_is_null(first) && (is(first, "string") || is(first, "concatenated_string"))) {
+        f_.module_docstring = range_of(node);
+        f_.has_docstring = true;
+      }
+    }
+    if (type == T::If) {
+      std::string cond = text(ts_node_child_by_field_id(node, t_.field.condition));
+      if (cond.find("__name__") != std::string::npos && cond.find("__main__") != std::string::npos)
+        f_.main_guard = index;
+    }
   }
 
   void add_import(TSNode node, const Context& ctx, bool from, bool future) {
@@ -428,8 +695,7 @@ class Builder {
       imp.top_level = top;
       imp.conditional = ctx.in_module_compound;
       imp.is_future = future;
-      f_.imports.push_back(imp);
-      if (!bound.empty() && !target.empty()) f_.aliases[bound] = target;
+      f_.imports.push_back(imp);  // FileFacts::aliases: after the walk, in this order
     };
     uint32_t n = ts_node_named_child_count(node);
     bool any = false;
@@ -741,7 +1007,11 @@ class Builder {
   std::vector<bool> loop_has_body_;  // a body statement was seen
   std::vector<ByteRange> name_use_ranges_;
   std::unordered_map<uint64_t, std::vector<Pending>> pending_values_;
+  std::vector<Frame> frames_;
+  FactsBuildStats stats_;
 };
+
+thread_local FactsBuildStats g_last_stats;
 
 }  // namespace
 
@@ -753,11 +1023,15 @@ std::string FileFacts::qualify(const std::string& dotted) const {
   return dot == std::string::npos ? it->second : it->second + dotted.substr(dot);
 }
 
-FileFacts build_facts(const TreePtr& tree, std::string_view text, bool loop_roles) {
+FileFacts build_facts(const TreePtr& tree, std::string_view text, bool loop_roles, const PreviousFacts* previous) {
   FileFacts facts;
   if (!tree) return facts;
-  Builder(text, facts).run(ts_tree_root_node(tree.get()), loop_roles);
+  Builder b(text, facts);
+  b.run(ts_tree_root_node(tree.get()), loop_roles, previous);
+  g_last_stats = b.stats();
   return facts;
 }
+
+FactsBuildStats last_facts_build_stats() { return g_last_stats; }
 
 }  // namespace msprobe::analysis

@@ -1,16 +1,73 @@
 // Builds FileFacts from a tree in one iterative pass (deeply nested input
-// cannot overflow the stack).
+// cannot overflow the stack), one top-level statement after the other.
+//
+// Incremental facts: the facts of a top-level statement depend only on its own
+// text and where it starts (the module-level context is the same for every
+// one). After an edit, a statement whose text lies wholly before or after the
+// changed bytes and that starts at the same column is not walked again: its
+// facts are copied from the previous build, byte ranges and lines shifted,
+// indices renumbered. Names are then resolved and the derived facts (msProbe
+// uses, scenarios, loop roles) computed over the whole file, as in a fresh
+// build, so the result equals a fresh build (tests/unit/test_incremental_facts.cpp,
+// fuzz_incremental).
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <string_view>
+#include <vector>
 
 #include "msprobe/analysis/facts.h"
 #include "msprobe/analysis/syntax.h"
 
 namespace msprobe::analysis {
 
+// The vectors of FileFacts the walk fills, in this order in FactChunk::begin.
+enum class FactList : uint8_t {
+  Imports,
+  Calls,
+  Names,  // FactChunks::names (before resolution)
+  Decorators,
+  Comments,
+  Functions,
+  Classes,
+  Loops,
+  Statements,
+  Assignments,
+  WithBlocks,
+  Returns,
+  Count
+};
+
+struct FactChunk {
+  ByteRange range;  // the top-level node (a statement or a comment)
+  uint32_t row = 0;
+  uint32_t column = 0;
+  // First index of the chunk's entries in each list; the next chunk's begin
+  // (or the list's size) ends them.
+  std::array<uint32_t, static_cast<std::size_t>(FactList::Count)> begin{};
+};
+
+struct FactChunks {
+  std::vector<FactChunk> chunks;  // source order
+  // Dotted names used as values, before resolution (FileFacts::name_uses
+  // keeps only those whose root is imported).
+  std::vector<ByteRange> names;
+  ByteRange root;  // the module node
+};
+
 // `loop_roles` false leaves FileFacts::loop_info empty: the project layer
 // derives the roles itself, across files (project_view), and summaries need none.
-FileFacts build_facts(const TreePtr& tree, std::string_view text, bool loop_roles = true);
+// With `previous`, unchanged top-level statements reuse its facts.
+FileFacts build_facts(const TreePtr& tree, std::string_view text, bool loop_roles = true,
+                      const PreviousFacts* previous = nullptr);
+
+// Counters of the last build on this thread (for tests and the benchmark):
+// top-level statements walked and reused.
+struct FactsBuildStats {
+  std::size_t walked = 0;
+  std::size_t reused = 0;
+};
+FactsBuildStats last_facts_build_stats();
 
 }  // namespace msprobe::analysis

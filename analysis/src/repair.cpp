@@ -162,12 +162,14 @@ std::optional<RepairedText> repair(PythonParser& parser, const TreePtr& tree, st
   return r;
 }
 
-FileFacts build_tolerant_facts(PythonParser& parser, const TreePtr& tree, std::string_view text, bool loop_roles) {
-  if (!tree || !ts_node_has_error(ts_tree_root_node(tree.get()))) return build_facts(tree, text, loop_roles);
+FileFacts build_tolerant_facts(PythonParser& parser, const TreePtr& tree, std::string_view text, bool loop_roles,
+                               const PreviousFacts* previous) {
+  if (!tree || !ts_node_has_error(ts_tree_root_node(tree.get()))) return build_facts(tree, text, loop_roles, previous);
   std::optional<RepairedText> fixed = repair(parser, tree, text);
   if (!fixed) return build_facts(tree, text, loop_roles);
   FileFacts better = build_facts(fixed->tree, fixed->text, loop_roles);
   better.syntax_errors = syntax_errors(tree);
+  better.chunks = nullptr;  // they describe the repaired text, not this one
   return better;
 }
 

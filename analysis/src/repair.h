@@ -18,9 +18,10 @@
 namespace msprobe::analysis {
 
 // Facts for `text`, whose tree is `tree`. When the tree has errors, facts
-// are built from a repaired copy of the text if that parses better.
-FileFacts build_tolerant_facts(PythonParser& parser, const TreePtr& tree, std::string_view text,
-                               bool loop_roles = true);
+// are built from a repaired copy of the text if that parses better. Without
+// errors, `previous` lends the facts of the statements an edit did not touch.
+FileFacts build_tolerant_facts(PythonParser& parser, const TreePtr& tree, std::string_view text, bool loop_roles = true,
+                               const PreviousFacts* previous = nullptr);
 
 struct RepairedText {
   std::string text;

@@ -6,7 +6,8 @@
 //   rules       check_facts on existing facts
 //   reparse     a one-character edit (a digit typed after a number literal near
 //               the middle of the file): ts_tree_edit on a copy + incremental parse
-//   reanalyze   the same edit through analyze(..., old_tree), as the server does
+//   reanalyze   the same edit through analyze(..., old_tree, previous facts), as
+//               the server does
 //   text_edit   SourceText::replace for that edit plus the snapshot copy the
 //               server hands to its worker
 // and prints a table, or one JSON line per file with --json.
@@ -117,60 +118,7 @@ std::string json_stats(const char* name, const Stats& s) {
 std::string facts_digest(const ana::FileFacts& f, const std::vector<ana::Finding>& findings) {
   std::ostringstream o;
   auto r = [](ana::ByteRange x) { return std::to_string(x.start) + "-" + std::to_string(x.end); };
-  for (const auto& i : f.imports)
-    o << "import " << i.module << "|" << i.name << "|" << i.bound << "|" << i.target << " " << r(i.range) << " "
-      << i.line << i.top_level << i.conditional << i.is_future << "\n";
-  for (const auto& c : f.calls) {
-    o << "call " << c.callee << "|" << c.qualified << " " << r(c.range) << " " << c.line << " " << r(c.callee_range)
-      << " " << r(c.args_range) << " fn" << c.function << " loop" << c.loop << " st" << c.statement;
-    for (const auto& a : c.args) o << " [" << a.keyword << "=" << a.text << " " << r(a.range) << "]";
-    o << "\n";
-  }
-  for (const auto& u : f.name_uses) o << "name " << u.text << "|" << u.qualified << " " << r(u.range) << "\n";
-  for (const auto& d : f.decorators)
-    o << "decorator " << d.callee << "|" << d.qualified << " " << r(d.range) << " " << d.called << " " << d.function
-      << "\n";
-  for (const auto& c : f.comments) o << "comment " << r(c.range) << " " << c.line << " " << c.text << "\n";
-  for (const auto& fn : f.functions)
-    o << "function " << fn.name << "|" << fn.class_name << " " << r(fn.range) << " " << r(fn.body) << " " << fn.line
-      << " " << fn.parent << "\n";
-  for (const auto& c : f.classes) {
-    o << "class " << c.name << " " << r(c.range) << " " << c.line;
-    for (const auto& b : c.bases) o << " " << b;
-    o << "\n";
-  }
-  for (const auto& l : f.loops)
-    o << "loop " << static_cast<int>(l.kind) << " " << r(l.range) << " " << r(l.header) << " " << r(l.body) << " "
-      << l.target << "|" << l.iterable << " " << l.line << " " << l.parent << " " << l.function << " "
-      << l.body_first_stmt << " " << l.body_last_stmt << " " << l.has_else << "\n";
-  for (const auto& st : f.statements)
-    o << "stmt " << r(st.range) << " " << st.line << "-" << st.end_line << " " << st.type << " "
-      << st.parent_block_owner << " " << st.function << " " << st.loop << " " << st.indent << " " << st.is_exit << "\n";
-  for (const auto& a : f.assignments)
-    o << "assign " << a.target << "=" << a.value << " " << a.value_call << " " << r(a.range) << " " << a.function << " "
-      << a.loop << "\n";
-  for (const auto& w : f.with_blocks) {
-    o << "with " << r(w.range) << " " << r(w.body) << " " << w.function;
-    for (const auto& i : w.items) o << " [" << i << "]";
-    o << "\n";
-  }
-  for (const auto& e : f.syntax_errors) o << "syntax " << r(e.range) << " " << e.missing << " " << e.expected << "\n";
-  for (const auto& [k, v] : f.aliases) o << "alias " << k << "=" << v << "\n";
-  for (const auto& m : f.msprobe)
-    o << "msprobe " << ana::to_string(m.kind) << " " << r(m.range) << " " << m.line << " " << m.call << " " << m.import
-      << " " << m.receiver << "|" << m.bound_to << "|" << m.framework << "\n";
-  for (const auto& m : f.scenario_markers)
-    o << "marker " << ana::to_string(m.scenario) << " " << r(m.range) << " " << m.line << " " << m.evidence << "\n";
-  for (auto sc : f.scenarios) o << "scenario " << ana::to_string(sc) << "\n";
-  for (const auto& li : f.loop_info) {
-    o << "loopinfo " << li.loop << " " << ana::to_string(li.role) << " " << li.model << " " << li.epoch_loop;
-    for (const auto* v : {&li.forward, &li.backward, &li.step}) {
-      o << " |";
-      for (const auto& x : *v) o << " " << r(x);
-    }
-    o << "\n";
-  }
-  o << "docstring " << r(f.module_docstring) << " " << f.has_docstring << " main " << f.main_guard << "\n";
+  o << ana::dump_facts(f);
   for (const auto& x : findings) {
     o << "finding " << x.code << " " << static_cast<int>(x.severity) << " " << r(x.range) << " " << x.message;
     for (const auto& fix : x.fixes) {
@@ -291,10 +239,13 @@ int main(int argc, char** argv) {
       if (!t) std::abort();
       return t1 - t0;
     });
+    // The server lends the previous analysis: unchanged statements keep their facts.
+    const ana::Analysis before = ana::analyze(parser, source, options);
+    const ana::PreviousFacts lend{&before.facts, source.view()};
     Stats reanalyze = measure(settings, "reanalyze", [&] {
       double t0 = now_ms();
-      ana::TreePtr old = ana::edited_copy(tree, edit);
-      ana::Analysis a = ana::analyze(parser, edited, options, old);
+      ana::TreePtr old = ana::edited_copy(before.tree, edit);
+      ana::Analysis a = ana::analyze(parser, edited, options, old, nullptr, &lend);
       double t1 = now_ms();
       return t1 - t0;
     });

@@ -4,7 +4,9 @@
 // text whenever that fresh parse is error-free, and the findings must then be
 // the same too (code, range, message). Trees with syntax errors are compared
 // only for sanity: tree-sitter's error recovery may legitimately differ
-// between an incremental and a fresh parse.
+// between an incremental and a fresh parse. The incremental analysis is lent
+// the previous one's facts, as the server does: whenever the fresh parse is
+// error-free, every fact (dump_facts) must equal the fresh build's too.
 //
 // Input: [2 bytes base length][base][edits...], each edit
 //   [2 bytes position][1 byte: deleted length (low 3 bits), insert kind][insert bytes...]
@@ -59,8 +61,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
 
   static PythonParser inc_parser, full_parser;
   AnalysisOptions options;
-  TreePtr tree = inc_parser.parse(text.view());
-  if (!tree) return 0;
+  Analysis previous = analyze(inc_parser, text, options);
+  if (!previous.tree) return 0;
   for (int step = 0; step < 8 && pos + 3 <= size; ++step) {
     std::size_t at = (static_cast<std::size_t>(data[pos]) << 8 | data[pos + 1]) % (text.size() + 1);
     uint8_t op = data[pos + 2];
@@ -75,13 +77,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
       insert.assign(reinterpret_cast<const char*>(data + pos), n);
       pos += n;
     }
+    const std::string old_text = text.text();
     ByteEdit e = text.replace(at, std::min(at + del, text.size()), insert);
-    Analysis inc = analyze(inc_parser, text, options, edited_copy(tree, e));
+    PreviousFacts lend{&previous.facts, old_text};
+    Analysis inc = analyze(inc_parser, text, options, edited_copy(previous.tree, e), nullptr, &lend);
     Analysis full = analyze(full_parser, text, options);
     if (!inc.tree || !full.tree) return 0;  // out of time: nothing to compare
     require(ts_node_end_byte(ts_tree_root_node(inc.tree.get())) <= text.size());
     if (!ts_node_has_error(ts_tree_root_node(full.tree.get()))) {
       require(tree_sexp(inc.tree) == tree_sexp(full.tree));
+      require(dump_facts(inc.facts) == dump_facts(full.facts));
       require(inc.findings.size() == full.findings.size());
       for (std::size_t i = 0; i < inc.findings.size(); ++i) {
         require(inc.findings[i].code == full.findings[i].code);
@@ -89,7 +94,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
         require(inc.findings[i].message == full.findings[i].message);
       }
     }
-    tree = inc.tree;
+    previous = std::move(inc);
   }
   return 0;
 }

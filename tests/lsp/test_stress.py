@@ -3,6 +3,10 @@
 
   flood         10,000 didChange notifications: the server coalesces them, the
                 final diagnostics arrive, and a hover sent right after is answered
+  edits         random line edits to corpus scripts, each published: the
+                diagnostics after every edit (analysed incrementally, with the
+                facts of untouched statements reused) equal those of the same
+                text opened fresh
   pathological  5 MB of Python, 10,000 nested brackets, a 100k-line function,
                 binary garbage with NUL bytes: no crash, memory stays bounded, and
                 a request on another file opened meanwhile is answered; with a
@@ -14,7 +18,7 @@ The assertions are about behaviour only: the timings printed are for the reader,
 and the latency targets live in the benchmark (scripts/bench.sh), so a slow or
 loaded machine never fails this test.
 
-Usage: test_stress.py BINARY flood|pathological|all
+Usage: test_stress.py BINARY flood|edits|pathological|all
 """
 import json
 import os
@@ -94,6 +98,64 @@ def flood(binary, lines, debounce):
     # publish needs a finished analysis of the newest version, so a handful per
     # write at most, never one per change.
     check(f"{name}: coalesced (at most one publish per 50 changes)", published <= 200, f"{published}")
+    finish(c, name)
+
+
+# ---------------------------------------------------------------- incremental edits
+
+EDIT_SNIPPETS = ["\n", "x = 1\n", "# note\n", "import os\n", "def extra():\n    return 1\n",
+                 "        loss.backward()\n", "    optimizer.step()\n", "model = torch.compile(model)\n",
+                 "if True:\n", "    pass\n", "debugger.start()\n"]
+
+
+def diag_key(d):
+    return sorted((x["range"]["start"]["line"], x["range"]["start"]["character"], x["range"]["end"]["line"],
+                   x["range"]["end"]["character"], str(x.get("code")), x["message"]) for x in d["params"]["diagnostics"])
+
+
+def edits(binary, root):
+    name = "incremental edits"
+    print(name)
+    scripts = sorted(os.path.join(root, "tests", "corpus", "scripts", f)
+                     for f in os.listdir(os.path.join(root, "tests", "corpus", "scripts")) if f.endswith(".py"))
+    rng = random.Random(7)
+    c = Client(binary)
+    c.initialize({"settings": {"debounceMs": 0, "parseTimeoutMs": 20000}})
+    compared = mismatched = 0
+    for path in rng.sample(scripts, 6):
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines(keepends=True)
+        uri = "file:///stress/edits/" + os.path.basename(path)
+        open_doc(c, uri, "".join(lines))
+        c.diagnostics(uri, 1)
+        for v in range(2, 27):
+            # Line-based edits are the same in every position encoding.
+            k = rng.randrange(0, len(lines) + 1)
+            if rng.random() < 0.4 and k < len(lines):
+                change = {"range": {"start": {"line": k, "character": 0}, "end": {"line": k + 1, "character": 0}},
+                          "text": ""}
+                del lines[k]
+            else:
+                snippet = rng.choice(EDIT_SNIPPETS)
+                change = {"range": {"start": {"line": k, "character": 0}, "end": {"line": k, "character": 0}},
+                          "text": snippet}
+                lines[k:k] = [snippet]
+            c.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": v},
+                                                "contentChanges": [change]})
+            got = c.diagnostics(uri, v)
+            fresh_uri = f"file:///stress/edits/fresh_{v}_" + os.path.basename(path)
+            open_doc(c, fresh_uri, "".join(lines))
+            want = c.diagnostics(fresh_uri, 1)
+            c.notify("textDocument/didClose", {"textDocument": {"uri": fresh_uri}})
+            compared += 1
+            if got is None or want is None or diag_key(got) != diag_key(want):
+                mismatched += 1
+                if mismatched <= 3:
+                    print(f"  mismatch in {os.path.basename(path)} v{v}: {diag_key(got) if got else None} != "
+                          f"{diag_key(want) if want else None}")
+    print(f"  {compared} edits compared")
+    check(f"{name}: diagnostics after each edit equal a fresh analysis", compared == 150 and mismatched == 0,
+          f"{mismatched} of {compared} differ")
     finish(c, name)
 
 
@@ -206,6 +268,8 @@ def main():
         flood(binary, 200, 150)
         flood(binary, 200, 0)
         flood(binary, 20000, 150)
+    if what in ("edits", "all"):
+        edits(binary, os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
     if what in ("pathological", "all"):
         pathological(binary)
         budget(binary)

@@ -34,8 +34,11 @@ struct ProjectInput {
 
 // `old_tree` must already carry the edits made since it was parsed. With a
 // project, loops are derived across its files and the rules see the project.
+// `previous` (the analysis `old_tree` came from, and its text) lends the facts
+// of the top-level statements the edits did not touch.
 Analysis analyze(PythonParser& parser, const SourceText& source, const AnalysisOptions& options,
-                 const TreePtr& old_tree = nullptr, const ProjectInput* project = nullptr);
+                 const TreePtr& old_tree = nullptr, const ProjectInput* project = nullptr,
+                 const PreviousFacts* previous = nullptr);
 
 // The rule and suppression passes alone, over facts already built.
 std::vector<Finding> check_facts(const SourceText& source, const FileFacts& facts, const AnalysisOptions& options,

@@ -5,7 +5,9 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "msprobe/analysis/finding.h"
@@ -229,6 +231,10 @@ struct LoopInfo {
   bool forward_through_call = false;
 };
 
+// Where each top-level statement's facts lie in FileFacts' vectors, so the
+// facts of the statements an edit did not touch can be reused (facts_builder.cpp).
+struct FactChunks;
+
 struct FileFacts {
   std::vector<Import> imports;
   std::vector<Call> calls;
@@ -254,9 +260,23 @@ struct FileFacts {
   bool has_docstring = false;
   int main_guard = -1;  // statement index of `if __name__ == "__main__":`
 
+  // Set when the tree had no syntax error: what a later build after an edit
+  // may reuse. Null otherwise.
+  std::shared_ptr<const FactChunks> chunks;
+
   // Resolves a dotted expression through the import aliases; empty if its
   // root name is not bound by an import.
   std::string qualify(const std::string& dotted) const;
+};
+
+// Every fact as canonical text, one per line: equal facts, equal dumps.
+std::string dump_facts(const FileFacts& facts);
+
+// The facts an edit started from, and their text: the facts of the top-level
+// statements the edit did not touch are reused, not rebuilt.
+struct PreviousFacts {
+  const FileFacts* facts = nullptr;
+  std::string_view text;
 };
 
 }  // namespace msprobe::analysis

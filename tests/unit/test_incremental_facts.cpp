@@ -1,0 +1,184 @@
+// Incremental facts: after an edit, the facts built with the previous build's
+// unchanged top-level statements reused must equal a fresh build of the new
+// text, fact for fact (dump_facts), and so must the findings. Each case says
+// which top-level statements it expects to be walked again.
+#include <catch2/catch.hpp>
+#include <tree_sitter/api.h>
+
+#include <cstring>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "facts_builder.h"
+#include "msprobe/analysis/analyzer.h"
+
+namespace fs = std::filesystem;
+using namespace msprobe::analysis;
+
+namespace {
+
+std::string findings_text(const std::vector<Finding>& fs) {
+  std::ostringstream o;
+  for (const Finding& f : fs) o << f.code << " " << f.range.start << "-" << f.range.end << " " << f.message << "\n";
+  return o.str();
+}
+
+// One edit as the server applies it: text replaced, old tree edited, then
+// analysed with the previous analysis lent. Returns the new analysis and the
+// statements walked / reused; REQUIREs equality with a fresh analysis.
+struct Step {
+  Analysis analysis;
+  FactsBuildStats stats;
+};
+
+Step edit_and_compare(PythonParser& parser, SourceText& text, const Analysis& before, std::size_t start,
+                      std::size_t end, const std::string& insert) {
+  const std::string old_text = text.text();
+  ByteEdit e = text.replace(start, end, insert);
+  PreviousFacts lend{&before.facts, old_text};
+  Step s;
+  s.analysis = analyze(parser, text, AnalysisOptions{}, edited_copy(before.tree, e), nullptr, &lend);
+  s.stats = last_facts_build_stats();
+  PythonParser fresh_parser;
+  Analysis fresh = analyze(fresh_parser, text, AnalysisOptions{});
+  INFO("after replacing [" << start << ", " << end << ") with '" << insert << "':\n" << text.text());
+  REQUIRE(dump_facts(s.analysis.facts) == dump_facts(fresh.facts));
+  REQUIRE(findings_text(s.analysis.findings) == findings_text(fresh.findings));
+  return s;
+}
+
+const char* const kScript = R"(import torch
+from msprobe.pytorch import PrecisionDebugger
+
+debugger = PrecisionDebugger(config_path="./config.json")  # dump
+model = torch.nn.Linear(4, 4)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+
+
+def helper(x):
+    return model(x).sum()
+
+
+def train(loader):
+    for step, (x, y) in enumerate(loader):
+        debugger.start(model=model)
+        loss = helper(x)
+        loss.backward()
+        opt.step()
+        debugger.stop()
+        debugger.step()
+
+
+if __name__ == "__main__":
+    train([])
+)";
+
+struct Case {
+  const char* name;
+  const char* find;  // the edit replaces the first occurrence of this ...
+  const char* with;  // ... with this
+  int walked;  // -1: a syntax error, nothing reused
+};
+
+// Expected walks: the statements whose text the edit touched (a syntax error
+// walks everything: the chunks are only kept for clean trees).
+const Case kCases[] = {
+    {"a digit inside the loop", "lr=0.1", "lr=0.12", 1},
+    {"a line inside the def", "        opt.step()\n", "        opt.step()\n        opt.zero_grad()\n", 1},
+    {"a new def between two", "\n\ndef train(", "\n\ndef extra():\n    pass\n\n\ndef train(", 1},
+    {"a blank line at the top", "import torch\n", "\nimport torch\n", 0},
+    {"the import renamed", "import torch\n", "import torch as th\n", 1},
+    {"the main guard removed", "if __name__ == \"__main__\":\n    train([])\n", "train([])\n", 1},
+    {"a comment added between", "\n\ndef helper(", "\n# a note\n\ndef helper(", 1},
+    {"the construction deleted", "debugger = PrecisionDebugger(config_path=\"./config.json\")  # dump\n", "", 0},
+    {"a syntax error", "return model(x).sum()", "return model(x.sum()", -1},
+};
+
+}  // namespace
+
+TEST_CASE("incremental facts equal a fresh build, and walk only what an edit touched", "[incremental]") {
+  for (const Case& c : kCases) {
+    DYNAMIC_SECTION(c.name) {
+      PythonParser parser;
+      SourceText text{std::string(kScript)};
+      Analysis base = analyze(parser, text, AnalysisOptions{});
+      REQUIRE(base.facts.chunks != nullptr);
+      std::size_t at = text.text().find(c.find);
+      REQUIRE(at != std::string::npos);
+      Step s = edit_and_compare(parser, text, base, at, at + std::strlen(c.find), c.with);
+      if (c.walked < 0) {
+        CHECK(s.stats.reused == 0);
+      } else {
+        CHECK(s.stats.walked == static_cast<std::size_t>(c.walked));
+        // Every other top-level node was reused.
+        CHECK(s.stats.reused + s.stats.walked == ts_node_child_count(ts_tree_root_node(s.analysis.tree.get())));
+      }
+    }
+  }
+}
+
+TEST_CASE("a statement that shares its line with an edited one is walked again", "[incremental]") {
+  PythonParser parser;
+  SourceText text{std::string("import torch\na = torch.ones(1); b = torch.zeros(2)\nc = 3\n")};
+  Analysis base = analyze(parser, text, AnalysisOptions{});
+  std::size_t at = text.text().find("ones(1)");
+  // `b = ...` (and the `;` before it) keeps its text but moves right on its
+  // line: its column changed.
+  Step s = edit_and_compare(parser, text, base, at + 5, at + 6, "11");
+  CHECK(s.stats.walked == 3);
+  CHECK(s.stats.reused == 2);
+}
+
+TEST_CASE("no previous facts, or facts of a broken tree, mean a full walk", "[incremental]") {
+  PythonParser parser;
+  SourceText text{std::string("import torch\nx = torch.ones(\ny = 2\n")};
+  Analysis broken = analyze(parser, text, AnalysisOptions{});
+  CHECK(broken.facts.chunks == nullptr);
+  std::size_t at = text.text().find("ones(");
+  Step s = edit_and_compare(parser, text, broken, at + 5, at + 5, ")");
+  CHECK(s.stats.reused == 0);
+  CHECK(s.analysis.facts.chunks != nullptr);
+}
+
+// Random edits, chained (each build lends to the next), over the corpus
+// scripts: whatever the edit, the facts equal a fresh build.
+TEST_CASE("random edit chains over the corpus keep incremental facts equal to fresh ones", "[incremental]") {
+  const char* const kInserts[] = {"x",          "0",           "\n",         "    ",       "# note\n", ")",
+                                  "(",          ":",           "\nimport os\n", "loss.backward()\n",
+                                  "def f():\n    return 1\n",  "'",          "\"\"\"",    "é"};
+  std::mt19937 rng(17);
+  std::size_t files = 0, reused = 0;
+  for (const auto& entry : fs::directory_iterator(fs::path(MSPROBE_TESTS_DIR) / "corpus" / "scripts")) {
+    if (entry.path().extension() != ".py") continue;
+    std::ifstream in(entry.path(), std::ios::binary);
+    std::stringstream buf;
+    buf << in.rdbuf();
+    if (buf.str().empty()) continue;
+    ++files;
+    INFO(entry.path().filename().string());
+    PythonParser parser;
+    SourceText text{buf.str()};
+    Analysis a = analyze(parser, text, AnalysisOptions{});
+    for (int k = 0; k < 6; ++k) {
+      std::size_t n = text.size();
+      std::size_t start = std::uniform_int_distribution<std::size_t>(0, n)(rng);
+      std::size_t len = std::uniform_int_distribution<std::size_t>(0, 3)(rng);
+      const char* insert = kInserts[std::uniform_int_distribution<std::size_t>(0, std::size(kInserts) - 1)(rng)];
+      // Keep UTF-8 whole: move the cut to a character boundary.
+      auto boundary = [&](std::size_t i) {
+        while (i < text.size() && (static_cast<unsigned char>(text.text()[i]) & 0xC0) == 0x80) ++i;
+        return std::min(i, text.size());
+      };
+      start = boundary(start);
+      std::size_t end = boundary(std::min(n, start + len));
+      Step s = edit_and_compare(parser, text, a, start, end, insert);
+      reused += s.stats.reused;
+      a = std::move(s.analysis);
+    }
+  }
+  CHECK(files >= 50);
+  CHECK(reused > 0);  // the chains did reuse (most edits keep the tree clean)
+}
