@@ -16,8 +16,8 @@ enum class Climb { Through, Finally, Stop };
 Climb climb_kind(const FileFacts& f, int i) {
   const Statement& st = stmt(f, i);
   if (st.parent_block_owner < 0) return Climb::Stop;
-  const std::string& owner = stmt(f, st.parent_block_owner).type;
-  const std::string& clause = st.block_clause;
+  std::string_view owner = stmt(f, st.parent_block_owner).type;
+  std::string_view clause = st.block_clause;
   if (owner == "with_statement") return Climb::Through;
   if (owner == "try_statement") {
     if (clause == "finally_clause") return Climb::Finally;

@@ -12,7 +12,7 @@
 namespace msprobe::analysis {
 namespace {
 
-bool is_import_stmt(const std::string& type) {
+bool is_import_stmt(std::string_view type) {
   return type == "import_statement" || type == "import_from_statement" || type == "future_import_statement";
 }
 
@@ -117,7 +117,7 @@ bool first_on_line(const SourceText& src, const Statement& st) {
   return t.find_first_not_of(" \t") == st.indent;
 }
 
-const char* exit_kind(const std::string& type) {
+const char* exit_kind(std::string_view type) {
   if (type == "continue_statement") return "continue";
   if (type == "break_statement") return "break";
   if (type == "return_statement") return "return";

@@ -218,7 +218,7 @@ int top_level_statement(const FileFacts& f, int i) {
 }
 
 int module_setup_anchor(const FileFacts& f) {
-  auto is_import = [](const std::string& t) {
+  auto is_import = [](std::string_view t) {
     return t == "import_statement" || t == "import_from_statement" || t == "future_import_statement";
   };
   int anchor = -1;

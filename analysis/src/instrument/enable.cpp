@@ -516,7 +516,7 @@ InstrumentResult enable_dump(const SourceText& src, const Analysis& a, const Ins
     }
     for (int e : plan->early_exits) {
       const Statement& st = f.statements[static_cast<std::size_t>(e)];
-      TSNode exit = find_node(c.root, st.range, st.type.c_str());
+      TSNode exit = find_node(c.root, st.range, st.type.data());  // a whole static C string
       if (ts_node_is_null(exit)) continue;
       TSNode p1 = prev_statement(exit);
       if (!ts_node_is_null(p1) && unit_has(c, p1, MsprobeKind::Step)) {

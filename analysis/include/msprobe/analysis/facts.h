@@ -111,9 +111,11 @@ enum class StatementKind { Simple, Compound };
 // Every statement in the file, in source order, with its nesting.
 struct Statement {
   ByteRange range;
-  uint32_t line = 0;            // first line
-  uint32_t end_line = 0;        // last line
-  std::string type;             // tree-sitter node type ("expression_statement", "if_statement", ...)
+  uint32_t line = 0;      // first line
+  uint32_t end_line = 0;  // last line
+  // tree-sitter node type ("expression_statement", "if_statement", ...): the
+  // grammar's static name, valid for the life of the program.
+  std::string_view type;
   int parent_block_owner = -1;  // index of the compound statement whose block holds this one, -1 at module level
   int function = -1;
   int loop = -1;         // innermost enclosing loop
@@ -124,7 +126,7 @@ struct Statement {
   // "try_statement" (the try body), "except_clause", "finally_clause",
   // "for_statement", "with_statement", "function_definition", ...
   ByteRange block;
-  std::string block_clause;
+  std::string_view block_clause;  // a static name too
 };
 
 struct Assignment {
