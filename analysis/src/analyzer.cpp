@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "derive.h"
 #include "msprobe/analysis/project.h"
 #include "msprobe/analysis/suppression.h"
 #include "repair.h"
@@ -56,6 +57,31 @@ Analysis analyze(PythonParser& parser, const SourceText& source, const AnalysisO
     a.findings = check_facts(source, a.facts, options);
   }
   return a;
+}
+
+Analysis begin_analysis(PythonParser& parser, const SourceText& source) {
+  Analysis a;
+  a.tree = parser.parse(source.view());
+  if (!a.tree) {
+    a.timed_out = true;
+    return a;
+  }
+  a.facts = build_tolerant_facts(parser, a.tree, source.view(), /*loop_roles=*/false);
+  a.summary = summarize(source, a.facts);
+  return a;
+}
+
+void finish_analysis(Analysis& a, const SourceText& source, const AnalysisOptions& options,
+                     const ProjectInput* project) {
+  if (a.timed_out) return;
+  a.facts.loop_info.clear();
+  if (project && project->snapshot) {
+    ProjectView view = project_view(source, a.facts, *project->snapshot, project->rel, *a.summary);
+    a.findings = check_facts(source, a.facts, options, &view);
+  } else {
+    derive_loops(source.view(), a.facts);
+    a.findings = check_facts(source, a.facts, options);
+  }
 }
 
 }  // namespace msprobe::analysis

@@ -59,8 +59,8 @@ std::string dump_facts(const FileFacts& f) {
       << r(st.block) << " " << st.block_clause << "\n";
   for (const auto& a : f.assignments)
     o << "assign " << a.target << "=" << a.value << " " << a.value_call << " " << r(a.range) << " " << a.function << " "
-      << a.loop << " " << list(a.targets) << " " << list(a.values) << " " << list(a.value_calls) << " st"
-      << a.statement << "\n";
+      << a.loop << " " << list(a.targets) << " " << list(a.values) << " " << list(a.value_calls) << " st" << a.statement
+      << "\n";
   for (const auto& x : f.returns)
     o << "return st" << x.statement << " fn" << x.function << " " << x.value << " " << x.value_call << "\n";
   for (const auto& w : f.with_blocks)
@@ -69,8 +69,8 @@ std::string dump_facts(const FileFacts& f) {
   for (const auto& e : f.syntax_errors) o << "syntax " << r(e.range) << " " << e.missing << " " << e.expected << "\n";
   for (const auto& [k, v] : f.aliases) o << "alias " << k << "=" << v << "\n";
   for (const auto& m : f.msprobe)
-    o << "msprobe " << to_string(m.kind) << " " << r(m.range) << " " << m.line << " " << m.call << " " << m.import << " "
-      << m.receiver << "|" << m.bound_to << "|" << m.framework << "|" << m.method << "|" << m.config_path << " "
+    o << "msprobe " << to_string(m.kind) << " " << r(m.range) << " " << m.line << " " << m.call << " " << m.import
+      << " " << m.receiver << "|" << m.bound_to << "|" << m.framework << "|" << m.method << "|" << m.config_path << " "
       << r(m.config_path_range) << " " << m.model_arg << " " << m.function << " " << m.loop << "\n";
   for (const auto& m : f.scenario_markers)
     o << "marker " << to_string(m.scenario) << " " << r(m.range) << " " << m.line << " " << m.evidence << "\n";

@@ -2,8 +2,8 @@
 // unchanged top-level statements reused must equal a fresh build of the new
 // text, fact for fact (dump_facts), and so must the findings. Each case says
 // which top-level statements it expects to be walked again.
-#include <catch2/catch.hpp>
 #include <tree_sitter/api.h>
+#include <catch2/catch.hpp>
 
 #include <cstring>
 
@@ -80,7 +80,7 @@ struct Case {
   const char* name;
   const char* find;  // the edit replaces the first occurrence of this ...
   const char* with;  // ... with this
-  int walked;  // -1: a syntax error, nothing reused
+  int walked;        // -1: a syntax error, nothing reused
 };
 
 // Expected walks: the statements whose text the edit touched (a syntax error
@@ -146,9 +146,20 @@ TEST_CASE("no previous facts, or facts of a broken tree, mean a full walk", "[in
 // Random edits, chained (each build lends to the next), over the corpus
 // scripts: whatever the edit, the facts equal a fresh build.
 TEST_CASE("random edit chains over the corpus keep incremental facts equal to fresh ones", "[incremental]") {
-  const char* const kInserts[] = {"x",          "0",           "\n",         "    ",       "# note\n", ")",
-                                  "(",          ":",           "\nimport os\n", "loss.backward()\n",
-                                  "def f():\n    return 1\n",  "'",          "\"\"\"",    "é"};
+  const char* const kInserts[] = {"x",
+                                  "0",
+                                  "\n",
+                                  "    ",
+                                  "# note\n",
+                                  ")",
+                                  "(",
+                                  ":",
+                                  "\nimport os\n",
+                                  "loss.backward()\n",
+                                  "def f():\n    return 1\n",
+                                  "'",
+                                  "\"\"\"",
+                                  "é"};
   std::mt19937 rng(17);
   std::size_t files = 0, reused = 0;
   for (const auto& entry : fs::directory_iterator(fs::path(MSPROBE_TESTS_DIR) / "corpus" / "scripts")) {

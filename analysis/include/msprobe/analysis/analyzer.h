@@ -40,6 +40,15 @@ Analysis analyze(PythonParser& parser, const SourceText& source, const AnalysisO
                  const TreePtr& old_tree = nullptr, const ProjectInput* project = nullptr,
                  const PreviousFacts* previous = nullptr);
 
+// The same analysis in two steps, for a batch of a project's files (`check`
+// on a folder): `begin_analysis` parses and builds the facts and the module
+// summary, without loop roles; `finish_analysis` derives the loops and runs
+// the rules, alone or, once every file's summary is known, with the project.
+// begin + finish equals analyze() with the same project (or none).
+Analysis begin_analysis(PythonParser& parser, const SourceText& source);
+void finish_analysis(Analysis& a, const SourceText& source, const AnalysisOptions& options,
+                     const ProjectInput* project = nullptr);
+
 // The rule and suppression passes alone, over facts already built.
 std::vector<Finding> check_facts(const SourceText& source, const FileFacts& facts, const AnalysisOptions& options,
                                  const ProjectView* project = nullptr);
