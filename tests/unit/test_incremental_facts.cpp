@@ -193,3 +193,27 @@ TEST_CASE("random edit chains over the corpus keep incremental facts equal to fr
   CHECK(files >= 50);
   CHECK(reused > 0);  // the chains did reuse (most edits keep the tree clean)
 }
+
+// `check` analyses a folder's files in two steps; alone, begin + finish must
+// equal analyze() on every corpus script.
+TEST_CASE("begin_analysis + finish_analysis equal analyze() on the corpus", "[incremental]") {
+  std::size_t files = 0;
+  for (const auto& entry : fs::directory_iterator(fs::path(MSPROBE_TESTS_DIR) / "corpus" / "scripts")) {
+    if (entry.path().extension() != ".py") continue;
+    std::ifstream in(entry.path(), std::ios::binary);
+    std::stringstream buf;
+    buf << in.rdbuf();
+    INFO(entry.path().filename().string());
+    SourceText text{buf.str()};
+    PythonParser parser;
+    Analysis whole = analyze(parser, text, AnalysisOptions{});
+    Analysis two = begin_analysis(parser, text);
+    REQUIRE(two.summary != nullptr);
+    CHECK(two.facts.loop_info.empty());
+    finish_analysis(two, text, AnalysisOptions{});
+    REQUIRE(dump_facts(two.facts) == dump_facts(whole.facts));
+    REQUIRE(findings_text(two.findings) == findings_text(whole.findings));
+    ++files;
+  }
+  CHECK(files >= 50);
+}
