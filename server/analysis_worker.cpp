@@ -226,6 +226,10 @@ void AnalysisWorker::run_one(const std::string& uri, analysis::PythonParser& par
   }
 
   lock.lock();
+  // What this job replaces is freed after the result is on its way, unlocked:
+  // freeing a large tree or facts takes a millisecond or more.
+  analysis::TreePtr replaced_tree;
+  SnapshotPtr replaced_previous;
   UriState& after = uris_[uri];
   after.running = false;
   after.cancel = nullptr;
@@ -236,6 +240,8 @@ void AnalysisWorker::run_one(const std::string& uri, analysis::PythonParser& par
       after.carry = std::move(edits);
       after.carry_reset = reset;
     } else if (job.kind == DocumentKind::Python) {
+      replaced_tree = std::move(after.tree);
+      replaced_previous = std::move(after.previous);
       after.tree = failed ? nullptr : snap->result.tree;  // null after a timeout: the next parse starts fresh
       after.previous = after.tree && snap->result.facts.chunks ? snap : nullptr;
       after.tree_bytes = job.source ? job.source->size() : 0;
@@ -255,6 +261,12 @@ void AnalysisWorker::run_one(const std::string& uri, analysis::PythonParser& par
     asio::post(reply_to_, [done = std::move(p.done), s = SnapshotPtr(std::move(snap))] { done(s); });
   }
   --outstanding_;
+  lock.unlock();
+  replaced_tree = nullptr;
+  replaced_previous = nullptr;
+  old = nullptr;
+  previous = nullptr;
+  lock.lock();
 }
 
 }  // namespace msprobe::server

@@ -70,11 +70,18 @@ bool is_optimizer_class(std::string_view name) {
 
 bool model_factory_name(std::string_view last);
 
+std::string_view lowered_into(std::string_view s, std::string& buf) {
+  buf.assign(s);
+  for (char& c : buf) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return buf;
+}
+
 // A name that reads like a model: `model`, `self.net`, `netG`, `encoder`, ...
 // Not a function that makes or provides one (`get_model`, `model_provider_func`):
 // calling that builds a model, it does not run one.
 bool model_like_name(std::string_view last) {
-  std::string l = lowered(last);
+  thread_local std::string buf;  // no allocation per name
+  std::string_view l = lowered_into(last, buf);
   if (model_factory_name(last)) return false;
   for (std::string_view suffix : {"_func", "_fn", "provider", "factory", "builder", "_getter", "_cls", "_class"}) {
     if (ends_with(l, suffix)) return false;
@@ -93,7 +100,8 @@ bool model_like_name(std::string_view last) {
 
 // `build_model`, `get_model`, `load_model`, ...: a function that returns a model.
 bool model_factory_name(std::string_view last) {
-  std::string l = lowered(last);
+  thread_local std::string buf;
+  std::string_view l = lowered_into(last, buf);
   if (l == "model" || !contains(l, "model")) return false;
   for (std::string_view verb : {"build", "get", "create", "load", "make", "init", "prepare", "setup", "instantiate"}) {
     if (starts_with(l, verb)) return true;
@@ -242,35 +250,34 @@ Bindings::Bindings(const FileFacts& facts) : f_(facts) {
 }
 
 uint32_t Bindings::holds(std::string_view name) const {
-  auto it = names_.find(std::string(name));
+  auto it = names_.find(name);
   return it == names_.end() ? 0 : it->second.holds;
 }
 
 int Bindings::instance_class(std::string_view name) const {
-  auto it = names_.find(std::string(name));
+  auto it = names_.find(name);
   return it == names_.end() ? -1 : it->second.instance_of;
 }
 
 int Bindings::grad_target(std::string_view name) const {
-  auto it = names_.find(std::string(name));
+  auto it = names_.find(name);
   return it == names_.end() ? -1 : it->second.grad_target;
 }
 
 int Bindings::class_named(std::string_view name) const {
-  auto it = classes_by_name_.find(std::string(name));
+  auto it = classes_by_name_.find(name);
   return it == classes_by_name_.end() ? -1 : it->second;
 }
 
 std::string Bindings::constructor_of(std::string_view name) const {
-  auto it = names_.find(std::string(name));
+  auto it = names_.find(name);
   return it == names_.end() ? std::string() : it->second.ctor;
 }
 
 bool Bindings::imported(std::string_view name) const { return imported_.count(name) != 0; }
 
 bool Bindings::is_local_callable(std::string_view name) const {
-  std::string n(name);
-  return functions_by_name_.count(n) || classes_by_name_.count(n);
+  return functions_by_name_.count(name) || classes_by_name_.count(name);
 }
 
 int Bindings::call_at(ByteRange r) const {
@@ -280,8 +287,8 @@ int Bindings::call_at(ByteRange r) const {
 
 bool Bindings::is_model(std::string_view expr) const {
   if (!is_dotted_name(expr)) return false;
-  std::string e(expr);
-  if (!f_.qualify(e).empty()) return false;  // an imported function or class
+  // An imported function or class (FileFacts::qualify resolves its root).
+  if (f_.aliases.count(std::string(expr.substr(0, expr.find('.'))))) return false;
   if (is_local_callable(expr)) return false;
   uint32_t h = holds(expr);
   if (h & kModel) return true;
@@ -301,7 +308,7 @@ bool Bindings::steps_optimizer(std::string_view recv) const {
 }
 
 int Bindings::function_named(std::string_view name, int caller) const {
-  auto it = functions_by_name_.find(std::string(name));
+  auto it = functions_by_name_.find(name);
   if (it == functions_by_name_.end()) return -1;
   // The def visible from the caller: one nested in the caller or an enclosing
   // def (innermost first), else a module-level one.
@@ -318,7 +325,7 @@ int Bindings::function_named(std::string_view name, int caller) const {
 
 int Bindings::find_method(int class_index, std::string_view name, int depth) const {
   if (class_index < 0 || depth > 5) return -1;
-  auto it = functions_by_name_.find(std::string(name));
+  auto it = functions_by_name_.find(name);
   if (it != functions_by_name_.end()) {
     for (int fn : it->second) {
       if (f_.functions[static_cast<std::size_t>(fn)].class_index == class_index) return fn;
@@ -345,7 +352,7 @@ int Bindings::resolve_callee(std::string_view callee, int caller) const {
     }
     return -1;
   }
-  auto it = names_.find(std::string(recv));
+  auto it = names_.find(recv);
   if (it != names_.end() && it->second.instance_of >= 0) return find_method(it->second.instance_of, name);
   int cls = class_named(recv);
   if (cls >= 0) return find_method(cls, name);

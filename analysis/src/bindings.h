@@ -86,9 +86,11 @@ class Bindings {
   int function_named(std::string_view name, int caller) const;
 
   const FileFacts& f_;
-  std::unordered_map<std::string, Info> names_;
-  std::unordered_map<std::string, std::vector<int>> functions_by_name_;
-  std::unordered_map<std::string, int> classes_by_name_;
+  // Keys are views into the facts' strings (assignment targets, def and class
+  // names), which outlive the bindings: lookups by string_view allocate nothing.
+  std::unordered_map<std::string_view, Info> names_;
+  std::unordered_map<std::string_view, std::vector<int>> functions_by_name_;
+  std::unordered_map<std::string_view, int> classes_by_name_;
   std::unordered_set<std::string_view> imported_;  // views into FileFacts::imports
   std::unordered_map<uint64_t, int> calls_by_range_;
   std::vector<bool> module_class_;

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <utility>
 
 #include "file_io.h"
 #include "language_server.h"
@@ -185,7 +186,8 @@ void LanguageServer::on_analysis_done(const SnapshotPtr& snap) {
     doc.waiters = std::move(keep);
     return;
   }
-  doc.latest = snap;
+  // The analysis it replaces is freed last, after the publish.
+  SnapshotPtr replaced = std::exchange(doc.latest, snap);
   after_config_analysis(snap);
   // What other files see of this one changed: their diagnostics may too.
   if (snap->result.summary && projects_.update(doc.path, snap->result.summary)) {
