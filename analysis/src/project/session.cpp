@@ -70,6 +70,19 @@ Symbol ProjectSession::member(const Symbol& of, const std::string& name, int dep
   }
 }
 
+const ProjectSession::Definitions& ProjectSession::definitions(const ModuleSummary& s) {
+  auto [it, fresh] = definitions_.try_emplace(&s);
+  if (fresh) {
+    const std::vector<FunctionShape>& fns = s.effects.functions;
+    for (std::size_t i = 0; i < fns.size(); ++i) {
+      if (fns[i].parent == -1 && fns[i].class_index == -1) it->second.functions[fns[i].name] = static_cast<int>(i);
+    }
+    const std::vector<ClassShape>& classes = s.effects.classes;
+    for (std::size_t i = 0; i < classes.size(); ++i) it->second.classes[classes[i].name] = static_cast<int>(i);
+  }
+  return it->second;
+}
+
 Symbol ProjectSession::lookup(const std::string& rel, const std::string& dotted, int depth) {
   if (depth > kMaxLookupDepth || dotted.empty()) return {};
   const ModuleSummary* s = summary(rel);
@@ -77,21 +90,15 @@ Symbol ProjectSession::lookup(const std::string& rel, const std::string& dotted,
   std::string root = first_segment(dotted);
   Symbol sym;
   // Definitions of the module (the last one wins, as at run time)...
-  const std::vector<FunctionShape>& fns = s->effects.functions;
-  for (std::size_t i = fns.size(); i-- > 0 && sym.kind == Symbol::Kind::None;) {
-    if (fns[i].parent == -1 && fns[i].class_index == -1 && fns[i].name == root) {
-      sym.kind = Symbol::Kind::Function;
-      sym.file = rel;
-      sym.index = static_cast<int>(i);
-    }
-  }
-  const std::vector<ClassShape>& classes = s->effects.classes;
-  for (std::size_t i = classes.size(); i-- > 0 && sym.kind == Symbol::Kind::None;) {
-    if (classes[i].name == root) {
-      sym.kind = Symbol::Kind::Class;
-      sym.file = rel;
-      sym.index = static_cast<int>(i);
-    }
+  const Definitions& defs = definitions(*s);
+  if (auto f = defs.functions.find(root); f != defs.functions.end()) {
+    sym.kind = Symbol::Kind::Function;
+    sym.file = rel;
+    sym.index = f->second;
+  } else if (auto c = defs.classes.find(root); c != defs.classes.end()) {
+    sym.kind = Symbol::Kind::Class;
+    sym.file = rel;
+    sym.index = c->second;
   }
   // ... else what an import binds to the name ...
   bool script = is_script(rel);

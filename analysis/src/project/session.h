@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -102,6 +103,12 @@ class ProjectSession : public EffectResolver {
   Symbol member(const Symbol& of, const std::string& name, int depth);
   Symbol in_module(const ModuleRef& m, const std::string& name, int depth);
   bool derives_from(const ClassRef& c, const ClassRef& base, int depth);
+  // A module's top-level defs and classes by name (the last definition wins),
+  // built on a module's first lookup: lookups run once per call site.
+  struct Definitions {
+    std::unordered_map<std::string_view, int> functions, classes;  // views into the summary
+  };
+  const Definitions& definitions(const ModuleSummary& s);
 
   const ProjectSnapshot& p_;
   std::string self_rel_;
@@ -111,6 +118,7 @@ class ProjectSession : public EffectResolver {
   std::map<ClassRef, std::vector<ClassRef>> bases_;
   std::unique_ptr<std::unordered_map<std::string, std::vector<FunctionRef>>> methods_by_name_;
   std::map<FunctionRef, Reach> reaches_;
+  std::unordered_map<const ModuleSummary*, Definitions> definitions_;
 };
 
 }  // namespace msprobe::analysis
