@@ -432,12 +432,11 @@ class EffectBuilder {
   // values (`loss = criterion(out, y)`, `loss = out.mean()`).
   bool from_forward(std::string_view name, int fn, int depth) const {
     if (depth > 3) return false;
-    std::string key = std::to_string(fn) + ":" + std::string(name);
-    if (auto it = from_forward_.find(key); it != from_forward_.end()) return it->second;
-    from_forward_[key] = false;
-    bool found = from_forward_uncached(name, fn, depth);
-    from_forward_[key] = found;
-    return found;
+    auto [it, fresh] = from_forward_.try_emplace(NameIn{fn, name}, false);  // false while in progress
+    if (!fresh) return it->second;
+    bool* answer = &it->second;  // elements stay put when the table grows
+    *answer = from_forward_uncached(name, fn, depth);
+    return *answer;
   }
 
   bool from_forward_uncached(std::string_view name, int fn, int depth) const {
@@ -522,7 +521,19 @@ class EffectBuilder {
   const FileFacts& f_;
   const Bindings& b_;
   AssignmentsByTarget assigned_;
-  mutable std::unordered_map<std::string, bool> from_forward_;  // "fn:name" -> answer (false while in progress)
+  // A name in a def; the name is a view into the facts' strings, which
+  // outlive this builder.
+  struct NameIn {
+    int fn;
+    std::string_view name;
+    bool operator==(const NameIn& o) const { return fn == o.fn && name == o.name; }
+  };
+  struct NameInHash {
+    std::size_t operator()(const NameIn& k) const {
+      return std::hash<std::string_view>{}(k.name) * 31u + static_cast<std::size_t>(k.fn + 1);
+    }
+  };
+  mutable std::unordered_map<NameIn, bool, NameInHash> from_forward_;  // (def, name) -> answer
 };
 
 }  // namespace
