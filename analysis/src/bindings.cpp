@@ -286,6 +286,13 @@ int Bindings::call_at(ByteRange r) const {
 }
 
 bool Bindings::is_model(std::string_view expr) const {
+  if (auto it = is_model_memo_.find(expr); it != is_model_memo_.end()) return it->second;
+  bool answer = is_model_uncached(expr);
+  is_model_memo_.emplace(std::string(expr), answer);
+  return answer;
+}
+
+bool Bindings::is_model_uncached(std::string_view expr) const {
   if (!is_dotted_name(expr)) return false;
   // An imported function or class (FileFacts::qualify resolves its root).
   if (f_.aliases.count(std::string(expr.substr(0, expr.find('.'))))) return false;

@@ -8,6 +8,7 @@
 // per-scope table would cost more than it wins.
 #pragma once
 
+#include <map>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -79,6 +80,7 @@ class Bindings {
     std::string ctor;      // see constructor_of
   };
 
+  bool is_model_uncached(std::string_view expr) const;
   Info classify_call(int call, int depth) const;
   Info classify_value(const std::string& value, int value_call, int depth) const;
   uint32_t function_returns(int function, int depth) const;
@@ -95,6 +97,8 @@ class Bindings {
   std::unordered_map<uint64_t, int> calls_by_range_;
   std::vector<bool> module_class_;
   mutable std::vector<int> returns_memo_;  // -1 unknown, -2 in progress, else bits
+  // is_model's answers: a file asks about the same few names thousands of times.
+  mutable std::map<std::string, bool, std::less<>> is_model_memo_;
   std::vector<std::vector<int>> returns_by_function_;
 };
 
