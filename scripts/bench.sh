@@ -7,8 +7,9 @@
 # Usage: scripts/bench.sh [--quick] [--no-peers] [--no-build]
 #   --quick     fewer runs (a smoke test of the harness, figures not for the docs)
 #   --no-peers  skip pyright and pylsp
-# Environment: BENCH_JOBS (build parallelism, default 2), BENCH_OUT (results
-# folder, default build-bench/bench), BENCH_BUILD (the Release build tree, default build-bench), BENCH_INSTR_LINES (scripts counted under
+# Environment: BENCH_JOBS (build parallelism, default 2), BENCH_OUT (inputs and
+# results, default $TMPDIR/msprobe-lsp-bench: outside this repository, so that
+# no input is part of a project it indexes), BENCH_BUILD (the Release build tree, default build-bench), BENCH_INSTR_LINES (scripts counted under
 # callgrind, default "1000").
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,7 +30,9 @@ if [ $quick = 1 ]; then RUNS=3 CHANGES=3 RSS_RUNS=1 PARSE_ITERS=5 CHECK_RUNS=1 P
 
 # Its own Release build tree, so the test build (RelWithDebInfo, build/) is left alone.
 BUILD=${BENCH_BUILD:-$ROOT/build-bench}
-OUT=${BENCH_OUT:-$BUILD/bench}
+# Outside the repository: inside it, the server and `check` would take the
+# whole repository (bench inputs included) for the inputs' project.
+OUT=${BENCH_OUT:-${TMPDIR:-/tmp}/msprobe-lsp-bench}
 PEERS=$ROOT/build/bench-peers
 mkdir -p "$OUT" "$PEERS"
 

@@ -122,7 +122,7 @@ def main():
     w("    scripts/bench.sh            # about 15 minutes; --quick for a smoke test, --no-peers\n")
     w("The benchmark is not part of `scripts/test.sh`. Its pieces live in `tests/bench/`: `gen_scripts.py` "
       "(inputs), `lsp_bench.py` (a stdio LSP client), `parse_bench.cpp` (the tree-sitter floor, built with "
-      "`-DMSPROBE_LSP_BENCH=ON`), `check_bench.py` and `report.py`. Raw results: `build-bench/bench/results.jsonl`.\n")
+      "`-DMSPROBE_LSP_BENCH=ON`), `check_bench.py` and `report.py`. Raw results: `$TMPDIR/msprobe-lsp-bench/results.jsonl` (inputs and results live outside the repository, so no input belongs to a project).\n")
     if times:
         w(f"Run: {min(times)} to {max(times)}. "
           f"Load average (1 min) during the run: {min(loads):.1f} to {max(loads):.1f} on "
@@ -148,16 +148,24 @@ def main():
     def yes(ok):
         return "yes" if ok else "**no**"
 
+    # Issue 17's targets are ratios to tree-sitter's own work on the same
+    # text (parse_bench, CPU clock), so the machine's speed cancels out.
     o1k = ours.get("train_1000.py")
-    if o1k:
-        w(f"| didOpen → diagnostics, 1k-line script, ≤ 5 ms (client) | {ms(o1k['open']['median'])} ms "
-          f"(server CPU {ms(o1k['open_cpu']['median'])} ms; load {o1k['loadavg_start']:.1f}) | "
-          f"{yes(o1k['open']['median'] <= 5)} |")
-    o10k = ours.get("train_10000.py")
-    if o10k:
-        w(f"| one-character change, 10k-line script → diagnostics, ≤ 3 ms | {ms(o10k['change']['median'])} ms "
-          f"(server CPU {ms(o10k['change_cpu']['median'])} ms; load {o10k['loadavg_start']:.1f}) | "
-          f"{yes(o10k['change']['median'] <= 3)} |")
+    p1k = parse_cpu.get("train_1000.py")
+    if o1k and p1k:
+        r = o1k["open"]["median"] / p1k["parse_ms"]["median"]
+        w(f"| didOpen → diagnostics ≤ 1.3x the parse alone (1k-line script) | {r:.2f}x "
+          f"({ms(o1k['open']['median'])} ms client-measured, server CPU {ms(o1k['open_cpu']['median'])} ms; "
+          f"parse {ms(p1k['parse_ms']['median'])} ms; load {o1k['loadavg_start']:.1f}) | {yes(r <= 1.3)} |")
+    for f in ("train_1000.py", "train_10000.py", "train_50000.py"):
+        o, pc = ours.get(f), parse_cpu.get(f)
+        if not (o and pc and o.get("change")):
+            continue
+        rep = pc["reparse_ms"]["median"]
+        r = o["change"]["median"] / rep
+        ri = pc["reanalyze_ms"]["median"] / rep
+        w(f"| change → diagnostics ≤ 2x the incremental reparse ({f}) | {r:.2f}x ({ms(o['change']['median'])} ms "
+          f"client-measured vs {ms(rep)} ms reparse; in-process reanalysis {ri:.2f}x) | {yes(r <= 2)} |")
     for f in ("train_1000.py", "train_10000.py"):
         pc, pw, i = parse_cpu.get(f), parse_wall.get(f), instr.get(f)
         parts, verdict = [], []
@@ -178,8 +186,8 @@ def main():
             pr = next((r for r in peers if r["server"].startswith(prefix) and r["file"] == "train_1000.py"), None)
             if pr:
                 ratio = pr["open"]["median"] / o1k["open"]["median"]
-                w(f"| ≥ 50x faster than {prefix} to first diagnostics (1k lines, same run) | {ratio:,.0f}x "
-                  f"({ms(pr['open']['median'])} vs {ms(o1k['open']['median'])} ms) | {yes(ratio >= 50)} |")
+                w(f"| ≥ 100x faster than {prefix} to first diagnostics (1k lines, same run) | {ratio:,.0f}x "
+                  f"({ms(pr['open']['median'])} vs {ms(o1k['open']['median'])} ms) | {yes(ratio >= 100)} |")
     if 100 in rss:
         mb = rss[100]["rss_kb"]["median"] / 1024
         w(f"| peak RSS ≤ 40 MB with 100 open 1k-line documents | {mb:.1f} MB | {yes(mb <= 40)} |")
