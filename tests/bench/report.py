@@ -271,7 +271,8 @@ def main():
         w("`build-bench/tests/bench/parse_bench` times, in one process, `PythonParser::parse` alone and "
           "`analysis::analyze` (parse + facts + rules + suppressions) on the same text, then the two parts "
           "after the parse, an incremental reparse after the one-character edit (`ts_tree_edit` on a copy + "
-          "parse with the old tree), the same edit through `analyze(..., old_tree)` as the server runs it, and "
+          "parse with the old tree), the same edit through `analyze(..., old_tree, previous facts)` as the server "
+          "runs it (the top-level statements the edit did not touch keep their facts), and "
           "the server's text bookkeeping for the edit. Many iterations per figure (at least 5, up to 200 or "
           "1.5 s); medians in ms. *cpu* rows use the thread's CPU clock, which the load inflates less than "
           "the wall clock.\n")
