@@ -210,11 +210,7 @@ class Builder {
     // Only a tree without errors is split into reusable chunks: with errors,
     // a statement's subtree depends on the text around it.
     const bool clean = !ts_node_has_error(root);
-    std::shared_ptr<FactChunks> chunks;
-    if (clean) {
-      chunks = std::make_shared<FactChunks>();
-      chunks->root = range_of(root);
-    }
+    std::shared_ptr<FactChunks> chunks = clean ? std::make_shared<FactChunks>() : nullptr;
     Reuse reuse(previous, clean ? text_ : std::string_view(), clean);
     stats_ = {};
 

@@ -53,7 +53,6 @@ struct FactChunks {
   // Dotted names used as values, before resolution (FileFacts::name_uses
   // keeps only those whose root is imported).
   std::vector<ByteRange> names;
-  ByteRange root;  // the module node
 };
 
 // `loop_roles` false leaves FileFacts::loop_info empty: the project layer
