@@ -37,44 +37,50 @@ std::vector<Finding> check_facts(const SourceText& source, const FileFacts& fact
   return findings;
 }
 
-Analysis analyze(PythonParser& parser, const SourceText& source, const AnalysisOptions& options,
-                 const TreePtr& old_tree, const ProjectInput* project, const PreviousFacts* previous) {
-  Analysis a;
+namespace {
+
+// Parse, then facts (from a repaired copy when the code is half-typed, since
+// facts survive an unclosed bracket above the loop); false when the parse ran
+// out of time.
+bool parse_and_build(Analysis& a, PythonParser& parser, const SourceText& source, const TreePtr& old_tree,
+                     bool loop_roles, const PreviousFacts* previous) {
   a.tree = parser.parse(source.view(), old_tree);
   if (!a.tree) {
     a.timed_out = true;
+    return false;
+  }
+  a.facts = build_tolerant_facts(parser, a.tree, source.view(), loop_roles, previous);
+  return true;
+}
+
+}  // namespace
+
+Analysis analyze(PythonParser& parser, const SourceText& source, const AnalysisOptions& options,
+                 const TreePtr& old_tree, const ProjectInput* project, const PreviousFacts* previous) {
+  Analysis a;
+  // In a project the loop roles are derived once, across files, by project_view.
+  const bool in_project = project && project->snapshot;
+  if (!parse_and_build(a, parser, source, old_tree, !in_project, previous)) return a;
+  if (!in_project) {
+    a.findings = check_facts(source, a.facts, options);
     return a;
   }
-  // Facts survive half-typed code (an unclosed bracket above the loop).
-  const bool in_project = project && project->snapshot;
-  // In a project the loop roles are derived once, across files, by project_view.
-  a.facts = build_tolerant_facts(parser, a.tree, source.view(), !in_project, previous);
-  if (in_project) {
-    a.summary = summarize(source, a.facts);
-    ProjectView view = project_view(source, a.facts, *project->snapshot, project->rel, *a.summary);
-    a.findings = check_facts(source, a.facts, options, &view);
-  } else {
-    a.findings = check_facts(source, a.facts, options);
-  }
+  a.summary = summarize(source, a.facts);
+  finish_analysis(a, source, options, project);
   return a;
 }
 
 Analysis begin_analysis(PythonParser& parser, const SourceText& source) {
   Analysis a;
-  a.tree = parser.parse(source.view());
-  if (!a.tree) {
-    a.timed_out = true;
-    return a;
-  }
-  a.facts = build_tolerant_facts(parser, a.tree, source.view(), /*loop_roles=*/false);
-  a.summary = summarize(source, a.facts);
+  if (parse_and_build(a, parser, source, nullptr, /*loop_roles=*/false, nullptr))
+    a.summary = summarize(source, a.facts);
   return a;
 }
 
+// derive_loops and project_view set FileFacts::loop_info whole.
 void finish_analysis(Analysis& a, const SourceText& source, const AnalysisOptions& options,
                      const ProjectInput* project) {
   if (a.timed_out) return;
-  a.facts.loop_info.clear();
   if (project && project->snapshot) {
     ProjectView view = project_view(source, a.facts, *project->snapshot, project->rel, *a.summary);
     a.findings = check_facts(source, a.facts, options, &view);
