@@ -211,7 +211,7 @@ class Builder {
     // a statement's subtree depends on the text around it.
     const bool clean = !ts_node_has_error(root);
     std::shared_ptr<FactChunks> chunks = clean ? std::make_shared<FactChunks>() : nullptr;
-    Reuse reuse(previous, clean ? text_ : std::string_view(), clean);
+    Reuse reuse(clean ? previous : nullptr, text_);
     stats_ = {};
 
     Frame root_frame{root, visit(root, Context{}, nullptr, nullptr, 0), t_.of(root)};
@@ -342,8 +342,8 @@ class Builder {
   // suffix (moved by the change in length).
   class Reuse {
    public:
-    Reuse(const PreviousFacts* previous, std::string_view text, bool clean) {
-      if (!clean || !previous || !previous->facts || !previous->facts->chunks) return;
+    Reuse(const PreviousFacts* previous, std::string_view text) {
+      if (!previous || !previous->facts || !previous->facts->chunks) return;
       facts = previous->facts;
       chunks = previous->facts->chunks.get();
       std::string_view old = previous->text;
@@ -352,18 +352,7 @@ class Builder {
       // The common suffix is measured on its own: where prefix and suffix
       // overlap (an insertion that repeats the text around it), a chunk in
       // either still has the same text as the previous one it maps to.
-      std::size_t suffix = 0;
-      while (suffix < n) {  // bytes from the end, blockwise
-        std::size_t step = std::min<std::size_t>(4096, n - suffix);
-        if (std::memcmp(old.data() + old.size() - suffix - step, text.data() + text.size() - suffix - step, step) ==
-            0) {
-          suffix += step;
-          continue;
-        }
-        while (suffix < n && old[old.size() - 1 - suffix] == text[text.size() - 1 - suffix]) ++suffix;
-        break;
-      }
-      suffix_start_ = text.size() - suffix;
+      suffix_start_ = text.size() - common_suffix(old, text, n);
       delta_ = static_cast<int64_t>(text.size()) - static_cast<int64_t>(old.size());
     }
 
@@ -393,6 +382,8 @@ class Builder {
     const FactChunks* chunks = nullptr;
 
    private:
+    // Bytes equal at the start (common_prefix) or the end (common_suffix) of
+    // `a` and `b`, at most n; compared blockwise, then byte by byte.
     static std::size_t common_prefix(std::string_view a, std::string_view b, std::size_t n) {
       std::size_t i = 0;
       while (i < n) {
@@ -401,6 +392,16 @@ class Builder {
         i += step;
       }
       while (i < n && a[i] == b[i]) ++i;
+      return i;
+    }
+    static std::size_t common_suffix(std::string_view a, std::string_view b, std::size_t n) {
+      std::size_t i = 0;
+      while (i < n) {
+        std::size_t step = std::min<std::size_t>(4096, n - i);
+        if (std::memcmp(a.data() + a.size() - i - step, b.data() + b.size() - i - step, step) != 0) break;
+        i += step;
+      }
+      while (i < n && a[a.size() - 1 - i] == b[b.size() - 1 - i]) ++i;
       return i;
     }
 
