@@ -155,8 +155,8 @@ const std::vector<AssignmentsByTarget::Ref>& AssignmentsByTarget::of(std::string
 }
 
 std::string lowered(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::string out;
+  lowered_into(s, out);
   return out;
 }
 
