@@ -61,7 +61,7 @@ struct Document {
   };
   std::vector<Waiter> waiters;
   std::string last_pull_result_id;
-  std::string last_published;  // the diagnostics last published (JSON), to skip repeating them
+  std::string last_published;  // the last publishDiagnostics message sent, to skip repeating it
 };
 
 }  // namespace msprobe::server

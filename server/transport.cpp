@@ -41,8 +41,10 @@ void StdioTransport::start(asio::io_context& io, std::function<void(protocol::Fr
   });
 }
 
-void StdioTransport::send(const nlohmann::json& message) {
-  std::string framed = protocol::frame_message(protocol::serialize(message));
+void Transport::send(const nlohmann::json& message) { send_text(protocol::serialize(message)); }
+
+void StdioTransport::send_text(std::string message) {
+  std::string framed = protocol::frame_message(message);
   std::lock_guard<std::mutex> lock(write_mutex_);
   if (broken_pipe_) return;
   std::size_t off = 0;

@@ -17,7 +17,9 @@ namespace msprobe::server {
 class Transport {
  public:
   virtual ~Transport() = default;
-  virtual void send(const nlohmann::json& message) = 0;
+  // One JSON-RPC message, already serialised (protocol::serialize).
+  virtual void send_text(std::string message) = 0;
+  void send(const nlohmann::json& message);
 };
 
 class StdioTransport final : public Transport {
@@ -28,7 +30,7 @@ class StdioTransport final : public Transport {
   // Frames (and framing errors) are delivered on `io`; `on_eof` once at the end.
   void start(asio::io_context& io, std::function<void(protocol::Frame)> on_frame,
              std::function<void(std::string)> on_eof);
-  void send(const nlohmann::json& message) override;
+  void send_text(std::string message) override;
 
  private:
   int in_fd_, out_fd_;
