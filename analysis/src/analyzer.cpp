@@ -2,8 +2,10 @@
 #include "msprobe/analysis/analyzer.h"
 
 #include <algorithm>
+#include <chrono>
 
 #include "derive.h"
+#include "facts_builder.h"
 #include "msprobe/analysis/project.h"
 #include "msprobe/analysis/suppression.h"
 #include "repair.h"
@@ -39,18 +41,50 @@ std::vector<Finding> check_facts(const SourceText& source, const FileFacts& fact
 
 namespace {
 
+using Clock = std::chrono::steady_clock;
+
+// Milliseconds since `from`; moves `from` to now.
+double lap(Clock::time_point& from) {
+  Clock::time_point now = Clock::now();
+  double ms = std::chrono::duration<double, std::milli>(now - from).count();
+  from = now;
+  return ms;
+}
+
 // Parse, then facts (from a repaired copy when the code is half-typed, since
 // facts survive an unclosed bracket above the loop); false when the parse ran
 // out of time.
 bool parse_and_build(Analysis& a, PythonParser& parser, const SourceText& source, const TreePtr& old_tree,
                      bool loop_roles, const PreviousFacts* previous) {
+  Clock::time_point t = Clock::now();
   a.tree = parser.parse(source.view(), old_tree);
+  a.times.parse = lap(t);
   if (!a.tree) {
     a.timed_out = true;
     return false;
   }
   a.facts = build_tolerant_facts(parser, a.tree, source.view(), loop_roles, previous);
+  a.times.facts = lap(t);
+  FactsBuildStats stats = last_facts_build_stats();
+  a.times.statements_walked = stats.walked;
+  a.times.statements_reused = stats.reused;
   return true;
+}
+
+// The loop roles and the rules.
+void finish(Analysis& a, const SourceText& source, const AnalysisOptions& options, const ProjectInput* project) {
+  if (a.timed_out) return;
+  Clock::time_point t = Clock::now();
+  if (project && project->snapshot) {
+    ProjectView view = project_view(source, a.facts, *project->snapshot, project->rel, *a.summary);
+    a.times.project = lap(t);
+    a.findings = check_facts(source, a.facts, options, &view);
+  } else {
+    derive_loops(source.view(), a.facts);
+    a.times.facts += lap(t);
+    a.findings = check_facts(source, a.facts, options);
+  }
+  a.times.rules = lap(t);
 }
 
 }  // namespace
@@ -62,32 +96,32 @@ Analysis analyze(PythonParser& parser, const SourceText& source, const AnalysisO
   const bool in_project = project && project->snapshot;
   if (!parse_and_build(a, parser, source, old_tree, !in_project, previous)) return a;
   if (!in_project) {
+    Clock::time_point t = Clock::now();
     a.findings = check_facts(source, a.facts, options);
+    a.times.rules = lap(t);
     return a;
   }
+  Clock::time_point t = Clock::now();
   a.summary = summarize(source, a.facts);
-  finish_analysis(a, source, options, project);
+  a.times.summary = lap(t);
+  finish(a, source, options, project);
   return a;
 }
 
 Analysis begin_analysis(PythonParser& parser, const SourceText& source) {
   Analysis a;
-  if (parse_and_build(a, parser, source, nullptr, /*loop_roles=*/false, nullptr))
+  if (parse_and_build(a, parser, source, nullptr, /*loop_roles=*/false, nullptr)) {
+    Clock::time_point t = Clock::now();
     a.summary = summarize(source, a.facts);
+    a.times.summary = lap(t);
+  }
   return a;
 }
 
 // derive_loops and project_view set FileFacts::loop_info whole.
 void finish_analysis(Analysis& a, const SourceText& source, const AnalysisOptions& options,
                      const ProjectInput* project) {
-  if (a.timed_out) return;
-  if (project && project->snapshot) {
-    ProjectView view = project_view(source, a.facts, *project->snapshot, project->rel, *a.summary);
-    a.findings = check_facts(source, a.facts, options, &view);
-  } else {
-    derive_loops(source.view(), a.facts);
-    a.findings = check_facts(source, a.facts, options);
-  }
+  finish(a, source, options, project);
 }
 
 }  // namespace msprobe::analysis

@@ -17,6 +17,14 @@ namespace msprobe::analysis {
 struct ModuleSummary;
 class ProjectSnapshot;
 
+// Where an analysis spent its time, in milliseconds of wall clock (the
+// server's debug log, the benchmarks). `facts` includes a single file's loop
+// roles; in a project they are part of `project`, the cross-file view.
+struct StageTimes {
+  double parse = 0, facts = 0, summary = 0, project = 0, rules = 0;
+  std::size_t statements_walked = 0, statements_reused = 0;  // top-level statements of the facts build
+};
+
 struct Analysis {
   TreePtr tree;  // null when parsing ran out of time
   FileFacts facts;
@@ -24,6 +32,7 @@ struct Analysis {
   bool timed_out = false;
   // With a project: the file's summary, for the project's index.
   std::shared_ptr<const ModuleSummary> summary;
+  StageTimes times;
 };
 
 // The project a file belongs to, and its path there.
