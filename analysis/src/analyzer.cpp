@@ -4,10 +4,12 @@
 #include <algorithm>
 #include <chrono>
 
+#include "bindings.h"
 #include "derive.h"
 #include "facts_builder.h"
 #include "msprobe/analysis/project.h"
 #include "msprobe/analysis/suppression.h"
+#include "project/summary.h"
 #include "repair.h"
 #include "syntax_findings.h"
 
@@ -71,12 +73,15 @@ bool parse_and_build(Analysis& a, PythonParser& parser, const SourceText& source
   return true;
 }
 
-// The loop roles and the rules.
-void finish(Analysis& a, const SourceText& source, const AnalysisOptions& options, const ProjectInput* project) {
+// The loop roles and the rules; `names` (built over a.facts) saves building
+// the bindings again for the project view.
+void finish(Analysis& a, const SourceText& source, const AnalysisOptions& options, const ProjectInput* project,
+            const Bindings* names) {
   if (a.timed_out) return;
   Clock::time_point t = Clock::now();
   if (project && project->snapshot) {
-    ProjectView view = project_view(source, a.facts, *project->snapshot, project->rel, *a.summary);
+    ProjectView view = names ? project_view(source, a.facts, *project->snapshot, project->rel, *a.summary, *names)
+                             : project_view(source, a.facts, *project->snapshot, project->rel, *a.summary);
     a.times.project = lap(t);
     a.findings = check_facts(source, a.facts, options, &view);
   } else {
@@ -102,9 +107,10 @@ Analysis analyze(PythonParser& parser, const SourceText& source, const AnalysisO
     return a;
   }
   Clock::time_point t = Clock::now();
-  a.summary = summarize(source, a.facts);
+  Bindings names(a.facts);
+  a.summary = summarize(source, a.facts, names);
   a.times.summary = lap(t);
-  finish(a, source, options, project);
+  finish(a, source, options, project, &names);
   return a;
 }
 
@@ -121,7 +127,7 @@ Analysis begin_analysis(PythonParser& parser, const SourceText& source) {
 // derive_loops and project_view set FileFacts::loop_info whole.
 void finish_analysis(Analysis& a, const SourceText& source, const AnalysisOptions& options,
                      const ProjectInput* project) {
-  finish(a, source, options, project);
+  finish(a, source, options, project, nullptr);
 }
 
 }  // namespace msprobe::analysis

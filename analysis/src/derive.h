@@ -11,9 +11,11 @@ void derive_msprobe(FileFacts& facts);
 void derive_scenarios(FileFacts& facts);
 void derive_loops(std::string_view text, FileFacts& facts);
 
+class Bindings;
 class EffectSolver;
 // derive_loops over call effects folded by `solver` (built over this file's
-// effects, possibly following calls into other modules).
-void derive_loops_with(std::string_view text, FileFacts& facts, EffectSolver& solver);
+// effects, possibly following calls into other modules); `names` are the
+// file's bindings, built over `facts`.
+void derive_loops_with(std::string_view text, FileFacts& facts, EffectSolver& solver, const Bindings& names);
 
 }  // namespace msprobe::analysis

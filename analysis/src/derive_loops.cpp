@@ -461,12 +461,11 @@ void derive_loops(std::string_view text, FileFacts& f) {
   LoopDeriver(text, f, names, solver).run();
 }
 
-void derive_loops_with(std::string_view text, FileFacts& f, EffectSolver& solver) {
+void derive_loops_with(std::string_view text, FileFacts& f, EffectSolver& solver, const Bindings& names) {
   if (f.loops.empty()) {
     f.loop_info.clear();
     return;
   }
-  Bindings names(f);
   LoopDeriver(text, f, names, solver).run();
 }
 

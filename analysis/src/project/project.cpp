@@ -10,6 +10,7 @@
 #include <system_error>
 #include <thread>
 
+#include "bindings.h"
 #include "derive.h"
 #include "facts_builder.h"
 #include "msprobe/analysis/syntax.h"
@@ -213,7 +214,7 @@ std::shared_ptr<const ProjectSnapshot> index_project(const std::string& root, co
 void derive_loops_in_project(const SourceText& source, FileFacts& facts, const ProjectSnapshot& project,
                              const std::string& rel, const ModuleSummary& summary) {
   ProjectSession session(project, rel, &summary);
-  derive_loops_with(source.view(), facts, session.solver(rel));
+  derive_loops_with(source.view(), facts, session.solver(rel), Bindings(facts));
 }
 
 namespace {
@@ -303,8 +304,13 @@ bool depends_on_project(const ModuleSummary& summary) { return !summary.msprobe.
 
 ProjectView project_view(const SourceText& source, FileFacts& facts, const ProjectSnapshot& project,
                          const std::string& rel, const ModuleSummary& summary) {
+  return project_view(source, facts, project, rel, summary, Bindings(facts));
+}
+
+ProjectView project_view(const SourceText& source, FileFacts& facts, const ProjectSnapshot& project,
+                         const std::string& rel, const ModuleSummary& summary, const Bindings& names) {
   ProjectSession session(project, rel, &summary);
-  derive_loops_with(source.view(), facts, session.solver(rel));
+  derive_loops_with(source.view(), facts, session.solver(rel), names);
   ProjectView v;
   find_dump_entries(session, rel, summary, v);
   // Workers of other modules started by this file that do the dump's work.

@@ -117,8 +117,12 @@ uint64_t fingerprint(const ModuleSummary& s) {
 }  // namespace
 
 std::shared_ptr<const ModuleSummary> summarize(const SourceText& source, const FileFacts& f) {
-  auto s = std::make_shared<ModuleSummary>();
   Bindings names(f);
+  return summarize(source, f, names);
+}
+
+std::shared_ptr<const ModuleSummary> summarize(const SourceText& source, const FileFacts& f, const Bindings& names) {
+  auto s = std::make_shared<ModuleSummary>();
   s->effects = build_effects(f, names);
   s->bytes = static_cast<uint32_t>(source.size());
   s->syntax_errors = !f.syntax_errors.empty();

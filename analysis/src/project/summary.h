@@ -4,11 +4,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "effects.h"
 #include "msprobe/analysis/facts.h"
+#include "msprobe/analysis/source.h"
 
 namespace msprobe::analysis {
 
@@ -60,5 +62,15 @@ struct ModuleSummary {
   // entry facts; not positions): equal fingerprints give other files the same answers.
   uint64_t fingerprint = 0;
 };
+
+class Bindings;
+struct ProjectView;
+class ProjectSnapshot;
+
+// summarize() and project_view() with the file's bindings built once for
+// both (analyze() in a project); `names` must be built over `facts`.
+std::shared_ptr<const ModuleSummary> summarize(const SourceText& source, const FileFacts& facts, const Bindings& names);
+ProjectView project_view(const SourceText& source, FileFacts& facts, const ProjectSnapshot& project,
+                         const std::string& rel, const ModuleSummary& summary, const Bindings& names);
 
 }  // namespace msprobe::analysis
