@@ -15,6 +15,9 @@ namespace msprobe::server {
 LanguageServer::LanguageServer(asio::io_context& io, Transport& transport, unsigned analysis_threads)
     : io_(io), transport_(transport), worker_(io, analysis_threads) {
   register_handlers();
+  // The background index yields to the analyses of open documents (without
+  // analysis threads, jobs wait for run_pending_analysis: nothing to yield to).
+  if (analysis_threads > 0) projects_.editor_busy = [this] { return !worker_.idle(); };
 }
 
 LanguageServer::~LanguageServer() = default;

@@ -156,7 +156,19 @@ void ProjectIndex::thread_main() {
   }
 }
 
+void ProjectIndex::yield_to_editor(std::chrono::milliseconds at_least) {
+  const auto start = std::chrono::steady_clock::now();
+  std::unique_lock<std::mutex> lock(mutex_);
+  for (;;) {
+    if (stopping_ || cancel_) return;
+    auto waited = std::chrono::steady_clock::now() - start;
+    if (waited >= at_least && (waited >= at_least + max_yield || !editor_busy || !editor_busy())) return;
+    cv_.wait_for(lock, std::chrono::milliseconds(5));
+  }
+}
+
 void ProjectIndex::run_index(const Task& t) {
+  yield_to_editor(start_delay);
   auto started = std::chrono::steady_clock::now();
   analysis::ScanLimits limits;
   limits.max_files = settings_.max_files;
@@ -169,6 +181,7 @@ void ProjectIndex::run_index(const Task& t) {
   std::size_t step = std::max<std::size_t>(1, scan.files.size() / 50);
   analysis::IndexControl control;
   control.cancel = &cancel_;
+  control.before_file = [this] { yield_to_editor(std::chrono::milliseconds(0)); };
   control.progress = [this, root, alive, step, gen = t.generation](std::size_t done, std::size_t total) {
     if (done % step != 0 && done != total) return;
     asio::post(io_, [this, root, alive, gen, done, total] {
@@ -209,6 +222,7 @@ void ProjectIndex::run_index(const Task& t) {
 }
 
 void ProjectIndex::run_file(const Task& t) {
+  yield_to_editor(std::chrono::milliseconds(0));
   std::shared_ptr<const analysis::ModuleSummary> summary;
   std::string path = (fs::path(t.root) / t.rel).string();
   std::error_code ec;

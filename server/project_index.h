@@ -8,6 +8,7 @@
 
 #include <asio.hpp>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -37,6 +38,15 @@ class ProjectIndex {
   std::function<void(const std::string& root, std::size_t done, std::size_t total)> on_progress;
   std::function<void(const std::string& root)> on_indexed;
   std::function<void(const std::string& root)> on_changed;
+  // Whether the editor's own documents are being analysed; asked on the index
+  // thread (so it must be thread-safe), set before the first set_folders.
+  // The index yields to them: a folder's indexing starts `start_delay` after
+  // set_folders (editors open the documents they restore right after
+  // initialising), and before each file it waits while this returns true, at
+  // most `max_yield` at a time so that continuous typing cannot starve it.
+  std::function<bool()> editor_busy;
+  std::chrono::milliseconds start_delay{150};
+  std::chrono::milliseconds max_yield{1000};
 
   // Indexes `roots` (replacing the folders indexed before). Disabled: no folder.
   void set_folders(const std::vector<std::string>& roots, const IndexSettings& settings);
@@ -85,6 +95,9 @@ class ProjectIndex {
   void thread_main();
   void run_index(const Task& t);
   void run_file(const Task& t);
+  // Waits at least `at_least`, then while editor_busy() (see above); returns
+  // early when stopping or cancelled.
+  void yield_to_editor(std::chrono::milliseconds at_least);
   // On the I/O thread: a file's summary arrived (null: it is gone).
   void apply_file(const std::string& root, uint64_t generation, const std::string& rel,
                   std::shared_ptr<const analysis::ModuleSummary> summary);

@@ -179,6 +179,7 @@ std::shared_ptr<const ProjectSnapshot> index_project(const std::string& root, co
     PythonParser parser;
     if (control) parser.set_timeout_micros(control->parse_timeout_micros);
     for (std::size_t i = next++; i < scan.files.size(); i = next++) {
+      if (control && control->before_file) control->before_file();
       if (control && control->cancel && control->cancel->load()) break;
       struct Done {
         const IndexControl* c;

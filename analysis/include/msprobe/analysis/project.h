@@ -99,7 +99,8 @@ using FileReader = std::function<std::optional<std::string>(const std::string& r
 struct IndexControl {
   std::function<void(std::size_t done, std::size_t total)> progress;  // after each file, on the indexing thread
   const std::atomic<bool>* cancel = nullptr;                          // set: stop soon, return what is done
-  uint64_t parse_timeout_micros = 2'000'000;                          // per file
+  std::function<void()> before_file;          // on the indexing thread, before each file (may wait: the server yields)
+  uint64_t parse_timeout_micros = 2'000'000;  // per file
 };
 
 // Builds the summaries of `scan.files` (parse + facts + summary, on

@@ -1,0 +1,113 @@
+// ProjectIndex: the background index yields to the analyses of open
+// documents, and a busy editor cannot starve it. No test measures time: the
+// waits are bounded by what the index is told (a yield long enough to outlast
+// the test, or one short enough to end), never by how fast the machine is.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "project_index.h"
+
+using namespace msprobe::server;
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+struct Folder {
+  fs::path path;
+  Folder() {
+    path = fs::temp_directory_path() / ("msprobe-index-" + std::to_string(::getpid()) + "-" + std::to_string(rand()));
+    fs::create_directories(path);
+    std::ofstream(path / "train.py") << "import torch\nfrom model import Net\n\nmodel = Net()\n";
+    std::ofstream(path / "model.py") << "import torch.nn as nn\n\nclass Net(nn.Module):\n    pass\n";
+  }
+  ~Folder() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
+// Runs the io_context until `done()`; the timeout only guards against a hang.
+template <class Pred>
+bool run_until(asio::io_context& io, Pred done, int timeout_ms = 120000) {
+  auto until = Clock::now() + std::chrono::milliseconds(timeout_ms);
+  while (!done()) {
+    if (Clock::now() > until) return false;
+    io.restart();
+    if (io.poll() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("the index waits while the editor's documents are analysed") {
+  Folder folder;
+  asio::io_context io;
+  ProjectIndex index(io);
+  std::atomic<bool> busy{true};
+  std::atomic<int> asked{0};
+  index.editor_busy = [&] {
+    ++asked;
+    return busy.load();
+  };
+  index.start_delay = std::chrono::milliseconds(0);
+  index.max_yield = std::chrono::minutes(10);  // longer than the test: only `busy` can release it
+  bool indexed = false;
+  index.on_indexed = [&](const std::string&) { indexed = true; };
+  index.set_folders({folder.path.string()}, IndexSettings{});
+
+  // The index thread is waiting: it has asked, and asks again, while busy.
+  REQUIRE(run_until(io, [&] { return asked.load() >= 3; }));
+  io.restart();
+  io.poll();
+  CHECK_FALSE(indexed);
+  std::optional<ProjectIndex::Located> during = index.locate((folder.path / "train.py").string());
+  REQUIRE(during);
+  CHECK(during->snapshot->files().empty());
+
+  busy = false;
+  REQUIRE(run_until(io, [&] { return indexed; }));
+  std::optional<ProjectIndex::Located> after = index.locate((folder.path / "train.py").string());
+  REQUIRE(after);
+  CHECK(after->snapshot->files().size() == 2);
+}
+
+TEST_CASE("an editor that stays busy cannot starve the index") {
+  Folder folder;
+  asio::io_context io;
+  ProjectIndex index(io);
+  std::atomic<int> asked{0};
+  index.editor_busy = [&] {
+    ++asked;
+    return true;
+  };
+  index.start_delay = std::chrono::milliseconds(0);
+  index.max_yield = std::chrono::milliseconds(20);
+  bool indexed = false;
+  index.on_indexed = [&](const std::string&) { indexed = true; };
+  index.set_folders({folder.path.string()}, IndexSettings{});
+  REQUIRE(run_until(io, [&] { return indexed; }));
+  CHECK(index.locate((folder.path / "model.py").string())->snapshot->files().size() == 2);
+  CHECK(asked.load() >= 3);  // before the folder, and before each of its two files
+}
+
+TEST_CASE("without an editor to yield to, the index starts after its start delay") {
+  Folder folder;
+  asio::io_context io;
+  ProjectIndex index(io);
+  index.start_delay = std::chrono::milliseconds(1);
+  bool indexed = false;
+  index.on_indexed = [&](const std::string&) { indexed = true; };
+  index.set_folders({folder.path.string()}, IndexSettings{});
+  REQUIRE(run_until(io, [&] { return indexed; }));
+  CHECK(index.locate((folder.path / "train.py").string())->snapshot->files().size() == 2);
+}
