@@ -85,7 +85,8 @@ void finish(Analysis& a, const SourceText& source, const AnalysisOptions& option
     a.times.project = lap(t);
     a.findings = check_facts(source, a.facts, options, &view);
   } else {
-    derive_loops(source.view(), a.facts);
+    // begin_analysis's summary holds the call effects of these very facts.
+    derive_loops(source.view(), a.facts, a.summary ? &a.summary->effects : nullptr);
     a.times.facts += lap(t);
     a.findings = check_facts(source, a.facts, options);
   }

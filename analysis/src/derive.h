@@ -9,7 +9,10 @@ namespace msprobe::analysis {
 
 void derive_msprobe(FileFacts& facts);
 void derive_scenarios(FileFacts& facts);
-void derive_loops(std::string_view text, FileFacts& facts);
+struct ModuleEffects;
+// `effects`, when given, are the file's call effects already built over
+// these facts (a summary's): they are not built again.
+void derive_loops(std::string_view text, FileFacts& facts, const ModuleEffects* effects = nullptr);
 
 class Bindings;
 class EffectSolver;

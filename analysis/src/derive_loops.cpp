@@ -448,13 +448,15 @@ class LocalResolver : public EffectResolver {
 
 }  // namespace
 
-void derive_loops(std::string_view text, FileFacts& f) {
+void derive_loops(std::string_view text, FileFacts& f, const ModuleEffects* built) {
   if (f.loops.empty()) {
     f.loop_info.clear();
     return;
   }
   Bindings names(f);
-  ModuleEffects effects = build_effects(f, names);
+  ModuleEffects own;
+  if (!built) own = build_effects(f, names);
+  const ModuleEffects& effects = built ? *built : own;
   LocalResolver local(effects);
   EffectSolver solver(effects, &local);
   local.attach(solver);
