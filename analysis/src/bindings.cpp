@@ -154,6 +154,20 @@ const std::vector<AssignmentsByTarget::Ref>& AssignmentsByTarget::of(std::string
   return it == by_target_.end() ? kNone : it->second;
 }
 
+const std::vector<AssignmentsByTarget::Ref>& AssignmentsByTarget::of(std::string_view target, int function) const {
+  static const std::vector<Ref> kNone;
+  if (!built_in_def_) {
+    built_in_def_ = true;
+    for (std::size_t a = 0; a < f_.assignments.size(); ++a) {
+      const Assignment& as = f_.assignments[a];
+      for (std::size_t t = 0; t < as.targets.size(); ++t)
+        by_target_in_def_[InDef{as.function, as.targets[t]}].push_back({static_cast<int>(a), static_cast<int>(t)});
+    }
+  }
+  auto it = by_target_in_def_.find(InDef{function, target});
+  return it == by_target_in_def_.end() ? kNone : it->second;
+}
+
 std::string lowered(std::string_view s) {
   std::string out;
   lowered_into(s, out);

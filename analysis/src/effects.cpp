@@ -440,9 +440,8 @@ class EffectBuilder {
   }
 
   bool from_forward_uncached(std::string_view name, int fn, int depth) const {
-    for (AssignmentsByTarget::Ref r : assigned_.of(name)) {
+    for (AssignmentsByTarget::Ref r : assigned_.of(name, fn)) {
       const Assignment& a = f_.assignments[static_cast<std::size_t>(r.assignment)];
-      if (a.function != fn) continue;
       std::size_t t = static_cast<std::size_t>(r.element);
       bool paired = a.targets.size() == a.values.size();
       int vc = paired && t < a.value_calls.size() ? a.value_calls[t] : a.value_call;
