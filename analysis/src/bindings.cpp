@@ -154,18 +154,27 @@ const std::vector<AssignmentsByTarget::Ref>& AssignmentsByTarget::of(std::string
   return it == by_target_.end() ? kNone : it->second;
 }
 
-const std::vector<AssignmentsByTarget::Ref>& AssignmentsByTarget::of(std::string_view target, int function) const {
-  static const std::vector<Ref> kNone;
-  if (!built_in_def_) {
-    built_in_def_ = true;
+std::string_view AssignmentsByTarget::target_of(Ref r) const {
+  return f_.assignments[static_cast<std::size_t>(r.assignment)].targets[static_cast<std::size_t>(r.element)];
+}
+
+AssignmentsByTarget::Refs AssignmentsByTarget::of(std::string_view target, int function) const {
+  if (in_def_.empty()) {
+    in_def_.resize(f_.functions.size() + 1);
     for (std::size_t a = 0; a < f_.assignments.size(); ++a) {
       const Assignment& as = f_.assignments[a];
-      for (std::size_t t = 0; t < as.targets.size(); ++t)
-        by_target_in_def_[InDef{as.function, as.targets[t]}].push_back({static_cast<int>(a), static_cast<int>(t)});
+      std::vector<Ref>& refs = in_def_[static_cast<std::size_t>(as.function + 1)];
+      for (std::size_t t = 0; t < as.targets.size(); ++t) refs.push_back({static_cast<int>(a), static_cast<int>(t)});
+    }
+    for (std::vector<Ref>& refs : in_def_) {
+      std::stable_sort(refs.begin(), refs.end(), [&](Ref x, Ref y) { return target_of(x) < target_of(y); });
     }
   }
-  auto it = by_target_in_def_.find(InDef{function, target});
-  return it == by_target_in_def_.end() ? kNone : it->second;
+  const std::vector<Ref>& refs = in_def_[static_cast<std::size_t>(function + 1)];
+  auto lo = std::lower_bound(refs.begin(), refs.end(), target,
+                             [&](Ref r, std::string_view name) { return target_of(r) < name; });
+  auto hi = std::upper_bound(lo, refs.end(), target, [&](std::string_view name, Ref r) { return name < target_of(r); });
+  return {refs.data() + (lo - refs.begin()), refs.data() + (hi - refs.begin())};
 }
 
 std::string lowered(std::string_view s) {

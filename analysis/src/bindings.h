@@ -114,23 +114,23 @@ class AssignmentsByTarget {
   // Every assignment to `target`, in the order of the file.
   const std::vector<Ref>& of(std::string_view target) const;
   // Those made in def `function` (-1: at module level), in the same order.
-  const std::vector<Ref>& of(std::string_view target, int function) const;
+  struct Refs {
+    const Ref* first;
+    const Ref* last;
+    const Ref* begin() const { return first; }
+    const Ref* end() const { return last; }
+  };
+  Refs of(std::string_view target, int function) const;
 
  private:
-  struct InDef {
-    int function;
-    std::string_view target;
-    bool operator==(const InDef& o) const { return function == o.function && target == o.target; }
-  };
-  struct InDefHash {
-    std::size_t operator()(const InDef& k) const {
-      return std::hash<std::string_view>{}(k.target) * 31u + static_cast<std::size_t>(k.function + 1);
-    }
-  };
+  std::string_view target_of(Ref r) const;
+
   const FileFacts& f_;
-  mutable bool built_ = false, built_in_def_ = false;
+  mutable bool built_ = false;
   mutable std::unordered_map<std::string_view, std::vector<Ref>> by_target_;
-  mutable std::unordered_map<InDef, std::vector<Ref>, InDefHash> by_target_in_def_;
+  // Per def + 1, its assignment targets sorted by name, then in file order;
+  // empty until first asked.
+  mutable std::vector<std::vector<Ref>> in_def_;
 };
 
 // Lower-case copy.
