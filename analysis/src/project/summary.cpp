@@ -147,7 +147,8 @@ std::shared_ptr<const ModuleSummary> summarize(const SourceText& source, const F
       if (std::optional<SysPathEntry> e = sys_path_entry(a.text)) s->sys_path.push_back(std::move(*e));
     }
   }
-  for (const Launch& l : find_launches(f)) {
+  const std::vector<Launch> launches = find_launches(f);
+  for (const Launch& l : launches) {
     const Call& c = f.calls[static_cast<std::size_t>(l.call)];
     s->launches.push_back({l.worker, l.how, c.line, c.function, c.range.start});
   }
@@ -177,7 +178,7 @@ std::shared_ptr<const ModuleSummary> summarize(const SourceText& source, const F
   for (const Loop& l : f.loops) {
     if (!s->runs_code && l.function == -1 && !in_class_or_decorator(l.range)) s->runs_code = true;
   }
-  for (const Launch& l : find_launches(f)) {
+  for (const Launch& l : launches) {
     if (f.calls[static_cast<std::size_t>(l.call)].function == -1) s->runs_code = true;
   }
   s->fingerprint = fingerprint(*s);
