@@ -45,7 +45,7 @@ def main():
                         "analysis_ms": statistics.median(r["edit"]["analysis_ms"] for r in rows),
                         "index_update_ms": statistics.median(r["edit"]["index_update_ms"] for r in rows)},
                "loadavg_start": min(r["loadavg_start"] for r in rows), "loadavg": load(),
-               "time": time.strftime("%Y-%m-%d %H:%M")}
+               "time": time.strftime("%Y-%m-%dT%H:%M:%S")}
     summary["edit"]["ratio"] = summary["edit"]["index_update_ms"] / summary["edit"]["analysis_ms"]
     target = f"{a.mid}/pkg000/trainer_0.py"
     walls, start_load = [], load()
@@ -57,7 +57,7 @@ def main():
     n_mid = sum(1 for _ in __import__("pathlib").Path(a.mid).rglob("*.py"))
     explain = {"measure": "project_explain", "files": n_mid, "runs": a.runs,
                "wall_ms": {"median": statistics.median(walls), "min": min(walls), "max": max(walls)},
-               "loadavg_start": start_load, "loadavg": load(), "time": time.strftime("%Y-%m-%d %H:%M")}
+               "loadavg_start": start_load, "loadavg": load(), "time": time.strftime("%Y-%m-%dT%H:%M:%S")}
     with open(a.out, "a") as f:
         f.write(json.dumps(summary) + "\n")
         f.write(json.dumps(explain) + "\n")

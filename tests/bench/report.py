@@ -112,7 +112,8 @@ def main():
     pindex = next((r for r in res if r["measure"] == "project_index"), None)
     pexplain = next((r for r in res if r["measure"] == "project_explain"), None)
     loads = [r.get("loadavg") for r in res if r.get("loadavg") is not None]
-    times = [r.get("time") for r in res if r.get("time")]
+    # ISO times ("2026-12-04T18:46:11"); older records wrote "2026-12-04 18:46".
+    times = [r["time"].replace(" ", "T") for r in res if r.get("time")]
 
     w("# Benchmarks\n")
     w("Latency, throughput and memory of msprobe-lsp, side by side with pyright and pylsp on the same "
@@ -124,7 +125,7 @@ def main():
       "(inputs), `lsp_bench.py` (a stdio LSP client), `parse_bench.cpp` (the tree-sitter floor, built with "
       "`-DMSPROBE_LSP_BENCH=ON`), `check_bench.py` and `report.py`. Raw results: `$TMPDIR/msprobe-lsp-bench/results.jsonl` (inputs and results live outside the repository, so no input belongs to a project).\n")
     if times:
-        w(f"Run: {min(times)} to {max(times)}. "
+        w(f"Run: {min(times).replace('T', ' ')} to {max(times).replace('T', ' ')}. "
           f"Load average (1 min) during the run: {min(loads):.1f} to {max(loads):.1f} on "
           f"{os.cpu_count()} cores"
           + (". **The machine was shared** with other builds while these figures were taken"
