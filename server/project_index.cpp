@@ -3,6 +3,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -156,18 +157,38 @@ void ProjectIndex::thread_main() {
   }
 }
 
+void ProjectIndex::begin_yield_budget() {
+  yield_budget_from_ = std::chrono::steady_clock::now();
+  yielded_ = {};
+}
+
+std::chrono::steady_clock::duration ProjectIndex::yield_limit(std::chrono::steady_clock::duration max_yield,
+                                                              std::chrono::steady_clock::duration ran,
+                                                              std::chrono::steady_clock::duration yielded) {
+  using Duration = std::chrono::steady_clock::duration;
+  return std::max(Duration::zero(), std::min(max_yield, max_yield + ran / 2 - yielded));
+}
+
 void ProjectIndex::yield_to_editor(std::chrono::milliseconds at_least) {
-  const auto start = std::chrono::steady_clock::now();
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  const Clock::duration limit = yield_limit(max_yield, start - yield_budget_from_, yielded_);
   std::unique_lock<std::mutex> lock(mutex_);
+  Clock::duration busy_wait{};
   for (;;) {
-    if (stopping_ || cancel_) return;
-    auto waited = std::chrono::steady_clock::now() - start;
-    if (waited >= at_least && (waited >= at_least + max_yield || !editor_busy || !editor_busy())) return;
+    if (stopping_ || cancel_) break;
+    auto waited = Clock::now() - start;
+    if (waited >= at_least) {
+      busy_wait = waited - at_least;
+      if (busy_wait >= limit || !editor_busy || !editor_busy()) break;
+    }
     cv_.wait_for(lock, std::chrono::milliseconds(5));
   }
+  yielded_ += busy_wait;
 }
 
 void ProjectIndex::run_index(const Task& t) {
+  begin_yield_budget();
   yield_to_editor(start_delay);
   auto started = std::chrono::steady_clock::now();
   analysis::ScanLimits limits;
@@ -222,6 +243,7 @@ void ProjectIndex::run_index(const Task& t) {
 }
 
 void ProjectIndex::run_file(const Task& t) {
+  begin_yield_budget();
   yield_to_editor(std::chrono::milliseconds(0));
   std::shared_ptr<const analysis::ModuleSummary> summary;
   std::string path = (fs::path(t.root) / t.rel).string();

@@ -42,11 +42,18 @@ class ProjectIndex {
   // thread (so it must be thread-safe), set before the first set_folders.
   // The index yields to them: a folder's indexing starts `start_delay` after
   // set_folders (editors open the documents they restore right after
-  // initialising), and before each file it waits while this returns true, at
-  // most `max_yield` at a time so that continuous typing cannot starve it.
+  // initialising), and before each file it waits while this returns true. So
+  // that continuous typing cannot starve it, it waits at most `max_yield` at a
+  // time, and over a folder (or a file re-read) at most `max_yield` plus half
+  // the time it has run: it keeps at least half its speed.
   std::function<bool()> editor_busy;
   std::chrono::milliseconds start_delay{150};
   std::chrono::milliseconds max_yield{1000};
+  // How long the next wait may last, `ran` after the budget began and with
+  // `yielded` spent waiting so far: min(max_yield, max_yield + ran / 2 - yielded), at least 0.
+  static std::chrono::steady_clock::duration yield_limit(std::chrono::steady_clock::duration max_yield,
+                                                         std::chrono::steady_clock::duration ran,
+                                                         std::chrono::steady_clock::duration yielded);
 
   // Indexes `roots` (replacing the folders indexed before). Disabled: no folder.
   void set_folders(const std::vector<std::string>& roots, const IndexSettings& settings);
@@ -95,9 +102,13 @@ class ProjectIndex {
   void thread_main();
   void run_index(const Task& t);
   void run_file(const Task& t);
-  // Waits at least `at_least`, then while editor_busy() (see above); returns
-  // early when stopping or cancelled.
+  // Waits at least `at_least`, then while editor_busy() within the budget
+  // above; returns early when stopping or cancelled.
   void yield_to_editor(std::chrono::milliseconds at_least);
+  // Starts the budget of yield_to_editor for one folder or file (index thread).
+  void begin_yield_budget();
+  std::chrono::steady_clock::time_point yield_budget_from_;
+  std::chrono::steady_clock::duration yielded_{};
   // On the I/O thread: a file's summary arrived (null: it is gone).
   void apply_file(const std::string& root, uint64_t generation, const std::string& rel,
                   std::shared_ptr<const analysis::ModuleSummary> summary);

@@ -111,3 +111,17 @@ TEST_CASE("without an editor to yield to, the index starts after its start delay
   REQUIRE(run_until(io, [&] { return indexed; }));
   CHECK(index.locate((folder.path / "train.py").string())->snapshot->files().size() == 2);
 }
+
+TEST_CASE("the index waits for the editor at most half of the time it runs, after a first allowance") {
+  using std::chrono::milliseconds;
+  const milliseconds max(1000);
+  // At the start: the whole allowance (the documents the editor restores).
+  CHECK(ProjectIndex::yield_limit(max, milliseconds(0), milliseconds(0)) == max);
+  // Never more than max_yield at a time, however long it has run.
+  CHECK(ProjectIndex::yield_limit(max, milliseconds(60000), milliseconds(0)) == max);
+  // The allowance spent: it earns half of the time it runs.
+  CHECK(ProjectIndex::yield_limit(max, milliseconds(400), milliseconds(1000)) == milliseconds(200));
+  CHECK(ProjectIndex::yield_limit(max, milliseconds(2000), milliseconds(1800)) == milliseconds(200));
+  // Overspent (a wait that ended late): no wait until it has earned more.
+  CHECK(ProjectIndex::yield_limit(max, milliseconds(0), milliseconds(1500)) == milliseconds(0));
+}
