@@ -4,6 +4,7 @@
 #include "language_server.h"
 
 #include "edit_guard.h"
+#include "heap.h"
 
 #include <signal.h>
 
@@ -262,6 +263,23 @@ void LanguageServer::watch_parent(int pid) {
       return;
     }
     watch_parent(pid);
+  });
+}
+
+void LanguageServer::schedule_heap_release() {
+  if (!heap_release_) heap_release_ = std::make_unique<asio::steady_timer>(io_);
+  heap_release_->expires_after(kHeapReleaseAfter);  // a newer call cancels the wait
+  heap_release_->async_wait([this](std::error_code ec) {
+    if (ec || state_ == State::Exited) return;
+    if (!worker_.idle()) {  // still working: look again later
+      schedule_heap_release();
+      return;
+    }
+    std::size_t before = resident_bytes();
+    release_free_memory();
+    std::size_t after = resident_bytes();
+    spdlog::debug("idle: returned free heap memory to the system, resident {:.1f} -> {:.1f} MB",
+                  static_cast<double>(before) / (1 << 20), static_cast<double>(after) / (1 << 20));
   });
 }
 

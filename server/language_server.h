@@ -4,6 +4,7 @@
 #pragma once
 
 #include <asio.hpp>
+#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
@@ -249,6 +250,11 @@ class LanguageServer {
   std::map<std::string, IndexProgress> index_progress_;  // by folder
   uint64_t progress_tokens_ = 0;
   std::unique_ptr<asio::steady_timer> project_refresh_;
+  // Returns the heap's free memory to the system once the server has been
+  // idle this long after an analysis or an index run (heap.h).
+  void schedule_heap_release();
+  std::unique_ptr<asio::steady_timer> heap_release_;
+  static constexpr std::chrono::seconds kHeapReleaseAfter{5};
 };
 
 }  // namespace msprobe::server

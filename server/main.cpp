@@ -22,6 +22,7 @@
 #endif
 
 #include "cli/cli.h"
+#include "heap.h"
 #include "language_server.h"
 #include "transport.h"
 
@@ -125,6 +126,10 @@ int main(int argc, char** argv) {
   spdlog::flush_on(spdlog::level::info);
 
   ::signal(SIGPIPE, SIG_IGN);
+  // Keep freed memory for the next analysis while the server works (heap.h);
+  // the server gives it back once idle.
+  if (msprobe::server::keep_freed_memory())
+    spdlog::debug("heap: keeping up to {} MB freed per arena for reuse", msprobe::server::kHeapKeepBytes >> 20);
   asio::io_context io;
   msprobe::server::StdioTransport transport(STDIN_FILENO, STDOUT_FILENO);
   int exit_code = 1;

@@ -23,6 +23,7 @@ void LanguageServer::start_project_index() {
   projects_.on_indexed = [this](const std::string& root) {
     on_index_progress(root, 0, 0);  // ends the progress
     refresh_project_documents(root);
+    schedule_heap_release();
   };
   projects_.on_changed = [this](const std::string& root) { refresh_project_documents(root); };
   for (const auto& [root, p] : index_progress_) {

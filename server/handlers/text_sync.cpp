@@ -198,6 +198,7 @@ void LanguageServer::on_analysis_done(const SnapshotPtr& snap) {
   doc.waiters.clear();
   for (auto& w : waiters) w.fn(w.version == snap->version ? snap : nullptr);
   slim_idle_snapshots();
+  schedule_heap_release();
 }
 
 void LanguageServer::slim_idle_snapshots() {
