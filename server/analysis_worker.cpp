@@ -205,15 +205,15 @@ void AnalysisWorker::run_one(const std::string& uri, analysis::PythonParser& par
       parser.set_cancel_flag(cancel.get());
       analysis::PreviousFacts lend;
       if (previous && previous->source && previous->result.facts.chunks)
-        lend = {&previous->result.facts, previous->source->view()};
+        lend = {&previous->result.facts, previous->source->view(), previous->result.summary.get()};
       snap->result = analysis::analyze(parser, *job.source, job.options, old, job.project ? &*job.project : nullptr,
                                        lend.facts ? &lend : nullptr);
       const analysis::StageTimes& t = snap->result.times;
       spdlog::debug(
-          "analysed {} v{}: parse {:.2f} ms, facts {:.2f} ({} top-level statements walked, {} reused), summary {:.2f}, "
-          "project {:.2f}, rules {:.2f}",
-          job.uri, job.version, t.parse, t.facts, t.statements_walked, t.statements_reused, t.summary, t.project,
-          t.rules);
+          "analysed {} v{}: parse {:.2f} ms, facts {:.2f} ({} top-level statements walked, {} reused), summary {:.2f} "
+          "({} calls derived, {} kept), project {:.2f}, rules {:.2f}",
+          job.uri, job.version, t.parse, t.facts, t.statements_walked, t.statements_reused, t.summary, t.calls_derived,
+          t.calls_reused, t.project, t.rules);
       cancelled = snap->result.timed_out && cancel->load();
     } catch (const std::exception& e) {
       spdlog::error("analysis of {} v{} failed: {}", job.uri, job.version, e.what());

@@ -109,8 +109,14 @@ Analysis analyze(PythonParser& parser, const SourceText& source, const AnalysisO
   }
   Clock::time_point t = Clock::now();
   Bindings names(a.facts);
-  a.summary = summarize(source, a.facts, names);
+  // The previous summary's effects, when its facts are the ones this build reused.
+  PreviousEffects before;
+  if (previous && previous->summary && previous->facts) before = {previous->facts, &previous->summary->effects};
+  a.summary = summarize(source, a.facts, names, before.effects ? &before : nullptr);
   a.times.summary = lap(t);
+  EffectsBuildStats effects = last_effects_build_stats();
+  a.times.calls_derived = effects.derived;
+  a.times.calls_reused = effects.reused;
   finish(a, source, options, project, &names);
   return a;
 }

@@ -272,6 +272,37 @@ Bindings::Bindings(const FileFacts& facts) : f_(facts) {
   }
 }
 
+namespace {
+
+// splitmix64's finaliser: spreads a hash so sums of entries do not collide by accident.
+uint64_t mix(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+uint64_t text_hash(std::string_view s) { return std::hash<std::string_view>{}(s); }
+
+}  // namespace
+
+uint64_t Bindings::key() const {
+  // Sums of mixed entry hashes: independent of the tables' iteration order.
+  uint64_t names = 0, aliases = 0, imported = 0, modules = mix(module_class_.size());
+  for (const auto& [name, in] : names_) {
+    uint64_t h = mix(text_hash(name)) ^ mix(text_hash(in.ctor) + 1);
+    h = mix(h + in.holds);
+    h = mix(h + static_cast<uint64_t>(static_cast<int64_t>(in.grad_target)));
+    h = mix(h + static_cast<uint64_t>(static_cast<int64_t>(in.instance_of)));
+    names += h;
+  }
+  for (const auto& [bound, target] : f_.aliases) aliases += mix(mix(text_hash(bound)) + text_hash(target));
+  for (std::string_view bound : imported_) imported += mix(text_hash(bound));
+  for (std::size_t i = 0; i < module_class_.size(); ++i)
+    modules = mix(modules + (module_class_[i] ? 2 * i + 1 : 2 * i));
+  return mix(names ^ mix(aliases + 1) ^ mix(mix(imported + 2)) ^ mix(mix(mix(modules + 3))));
+}
+
 uint32_t Bindings::holds(std::string_view name) const {
   auto it = names_.find(name);
   return it == names_.end() ? 0 : it->second.holds;

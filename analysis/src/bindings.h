@@ -72,6 +72,13 @@ class Bindings {
   // `name` is bound by an import statement (relative ones included).
   bool imported(std::string_view name) const;
 
+  // A digest of what the queries above answer from besides the defs and
+  // classes: what each name holds, the import aliases and bound names, which
+  // classes are modules. Two bindings with the same key, over facts with the
+  // same defs and classes (names, nesting, parameters, bases), answer every
+  // query about the same text alike (the incremental call effects rely on it).
+  uint64_t key() const;
+
  private:
   struct Info {
     uint32_t holds = 0;

@@ -8,6 +8,7 @@
 #include <cctype>
 
 #include "bindings.h"
+#include "facts_builder.h"
 #include "msprobe/analysis/text_match.h"
 
 namespace msprobe::analysis {
@@ -229,8 +230,9 @@ class EffectBuilder {
  public:
   EffectBuilder(const FileFacts& f, const Bindings& b) : f_(f), b_(b), assigned_(f) {}
 
-  ModuleEffects run() {
+  ModuleEffects run(const PreviousEffects* previous) {
     ModuleEffects m;
+    m.bindings_key = b_.key();
     m.functions.reserve(f_.functions.size());
     for (const Function& d : f_.functions)
       m.functions.push_back({d.name, d.class_index, d.parent, d.range, d.body, d.line, d.params});
@@ -258,6 +260,17 @@ class EffectBuilder {
         default: break;
       }
     }
+    const std::vector<int> kept = reusable_calls(previous, m, msprobe_call);
+    std::vector<int> old_site;  // per previous call: its site, -1 for none
+    if (!kept.empty()) {
+      old_site.assign(previous->facts->calls.size(), -1);
+      const std::vector<CallSite>& os = previous->effects->sites;
+      for (std::size_t i = 0; i < os.size(); ++i) {
+        if (os[i].call >= 0 && static_cast<std::size_t>(os[i].call) < old_site.size())
+          old_site[static_cast<std::size_t>(os[i].call)] = static_cast<int>(i);
+      }
+    }
+    stats_ = {};
     for (std::size_t ci = 0; ci < f_.calls.size(); ++ci) {
       if (msprobe_call[ci]) {
         if (dump[ci] == 0) continue;
@@ -266,10 +279,30 @@ class EffectBuilder {
         s.line = f_.calls[ci].line;
         s.function = f_.calls[ci].function;
         s.kinds = dump[ci];
+        s.call = static_cast<int>(ci);
         m.sites.push_back(std::move(s));
         continue;
       }
+      if (!kept.empty() && kept[ci] >= 0) {
+        ++stats_.reused;
+        int os = old_site[static_cast<std::size_t>(kept[ci])];
+        if (os < 0) continue;  // no site before, none now
+        const ModuleEffects& om = *previous->effects;
+        CallSite s = om.sites[static_cast<std::size_t>(os)];
+        s.at = f_.calls[ci].range;
+        s.line = f_.calls[ci].line;
+        s.function = f_.calls[ci].function;
+        s.call = static_cast<int>(ci);
+        if (s.target >= 0) {
+          m.targets.push_back(om.targets[static_cast<std::size_t>(s.target)]);
+          s.target = static_cast<int>(m.targets.size()) - 1;
+        }
+        m.sites.push_back(std::move(s));
+        continue;
+      }
+      ++stats_.derived;
       CallSite s = site(f_.calls[ci], m.targets);
+      s.call = static_cast<int>(ci);
       if (s.kinds == 0 && s.helper < 0 && s.closure < 0 && s.target < 0 && s.passed_model.empty()) continue;
       if (s.helper >= 0 || s.closure >= 0 || s.target >= 0) {
         for (const Argument& a : f_.calls[ci].args) s.args.push_back({a.keyword, a.text});
@@ -296,6 +329,8 @@ class EffectBuilder {
     return m;
   }
 
+  EffectsBuildStats stats() const { return stats_; }
+
   // `param` (or `param.data`) updated from its own gradient: `text` reads `param.grad`.
   static bool uses_own_grad(std::string_view param, std::string_view text) {
     while (ends_with(param, ".data")) param.remove_suffix(5);
@@ -311,6 +346,51 @@ class EffectBuilder {
   }
 
  private:
+  // For each call, the previous build's call whose site it may keep (see
+  // build_effects), -1 where it must be derived; empty when nothing can be kept.
+  std::vector<int> reusable_calls(const PreviousEffects* previous, const ModuleEffects& now,
+                                  const std::vector<bool>& msprobe_call) const {
+    if (!previous || !previous->facts || !previous->effects || !f_.chunks || !previous->facts->chunks) return {};
+    const FileFacts& of = *previous->facts;
+    const ModuleEffects& om = *previous->effects;
+    if (om.bindings_key != now.bindings_key || om.functions.size() != now.functions.size() ||
+        om.classes.size() != now.classes.size())
+      return {};
+    for (std::size_t i = 0; i < now.functions.size(); ++i) {
+      const FunctionShape &a = om.functions[i], &b = now.functions[i];
+      if (a.name != b.name || a.class_index != b.class_index || a.parent != b.parent || a.params != b.params) return {};
+    }
+    for (std::size_t i = 0; i < now.classes.size(); ++i) {
+      const ClassShape &a = om.classes[i], &b = now.classes[i];
+      if (a.name != b.name || a.bases != b.bases || a.module != b.module) return {};
+    }
+    std::vector<bool> old_msprobe(of.calls.size(), false);
+    for (const MsprobeUse& u : of.msprobe) {
+      if (u.call >= 0 && static_cast<std::size_t>(u.call) < old_msprobe.size())
+        old_msprobe[static_cast<std::size_t>(u.call)] = true;
+    }
+    constexpr std::size_t kCalls = static_cast<std::size_t>(FactList::Calls);
+    const std::vector<FactChunk>& nc = f_.chunks->chunks;
+    const std::vector<FactChunk>& oc = of.chunks->chunks;
+    std::vector<int> kept(f_.calls.size(), -1);
+    for (std::size_t k = 0; k < nc.size(); ++k) {
+      if (nc[k].reused_from < 0) continue;
+      std::size_t j = static_cast<std::size_t>(nc[k].reused_from);
+      if (j >= oc.size()) return {};
+      std::size_t nb = nc[k].begin[kCalls], ne = k + 1 < nc.size() ? nc[k + 1].begin[kCalls] : f_.calls.size();
+      std::size_t ob = oc[j].begin[kCalls], oe = j + 1 < oc.size() ? oc[j + 1].begin[kCalls] : of.calls.size();
+      if (ne - nb != oe - ob || ne > f_.calls.size() || oe > of.calls.size()) return {};
+      for (std::size_t i = 0; i < ne - nb; ++i) {
+        const Call &c = f_.calls[nb + i], &o = of.calls[ob + i];
+        if (c.function < 0 || msprobe_call[nb + i] || old_msprobe[ob + i] || c.qualified != o.qualified ||
+            c.callee != o.callee)
+          continue;
+        kept[nb + i] = static_cast<int>(ob + i);
+      }
+    }
+    return kept;
+  }
+
   CallSite site(const Call& c, std::vector<CallTarget>& targets) const {
     CallSite e;
     e.at = c.range;
@@ -533,13 +613,21 @@ class EffectBuilder {
     }
   };
   mutable std::unordered_map<NameIn, bool, NameInHash> from_forward_;  // (def, name) -> answer
+  EffectsBuildStats stats_;
 };
+
+thread_local EffectsBuildStats g_last_stats;
 
 }  // namespace
 
-ModuleEffects build_effects(const FileFacts& facts, const Bindings& bindings) {
-  return EffectBuilder(facts, bindings).run();
+ModuleEffects build_effects(const FileFacts& facts, const Bindings& bindings, const PreviousEffects* previous) {
+  EffectBuilder builder(facts, bindings);
+  ModuleEffects m = builder.run(previous);
+  g_last_stats = builder.stats();
+  return m;
 }
+
+EffectsBuildStats last_effects_build_stats() { return g_last_stats; }
 
 bool loop_has_role(Effects k) {
   bool train = (k & kBackward) && (k & kStep);

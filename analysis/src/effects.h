@@ -71,6 +71,7 @@ struct CallSite {
   int target = -1;            // index into ModuleEffects::targets, -1 when none
   std::string receiver;       // the callee's receiver as written ("trainer" in trainer.train_step), "" for none
   std::vector<CallArg> args;  // kept for calls that reach a function (helper, closure, target)
+  int call = -1;              // index into FileFacts::calls; -1 for a manual update (an assignment)
 };
 
 struct FunctionShape {
@@ -104,10 +105,35 @@ struct ModuleEffects {
   std::vector<ClassShape> classes;       // as FileFacts::classes
   std::vector<CallSite> sites;           // sorted by position
   std::vector<CallTarget> targets;
+  uint64_t bindings_key = 0;  // Bindings::key() of the bindings they were built with
+};
+
+// The effects of the build before an edit, and the facts they were built over.
+struct PreviousEffects {
+  const FileFacts* facts = nullptr;
+  const ModuleEffects* effects = nullptr;
 };
 
 // The call effects of a file; `bindings` must be built over `facts`.
-ModuleEffects build_effects(const FileFacts& facts, const Bindings& bindings);
+//
+// After an edit (`previous`, with `facts` built reusing previous->facts'
+// chunks): a call in a def of a top-level statement the edit left alone keeps
+// its previous site, moved, when nothing it depends on can have changed: the
+// bindings (same key), the defs and classes (same names, nesting, parameters,
+// bases), its resolved name, and whether it is an msProbe call. Everything a
+// site depends on besides is inside its own def, hence inside that statement.
+// Module-level calls are derived again (their assignments span the file). The
+// result equals a fresh build (test_incremental_facts.cpp).
+ModuleEffects build_effects(const FileFacts& facts, const Bindings& bindings,
+                            const PreviousEffects* previous = nullptr);
+
+// Calls of the last build_effects on this thread whose site was derived, and
+// those whose previous site was kept (for the debug log and the tests).
+struct EffectsBuildStats {
+  std::size_t derived = 0;
+  std::size_t reused = 0;
+};
+EffectsBuildStats last_effects_build_stats();
 
 // What running a function does, as the caller of the function sees it.
 struct FunctionEffect {

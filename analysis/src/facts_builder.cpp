@@ -227,6 +227,7 @@ class Builder {
         chunk.column = at.column;
         chunk.begin = sizes();
         if (const Reused r = reuse.find(chunk); r.chunk) {
+          chunk.reused_from = static_cast<int32_t>(r.index);
           copy_chunk(*reuse.facts, *reuse.chunks, r, root);
           if (is_statement(t_.of(child)) && chunk.begin[idx(FactList::Statements)] < f_.statements.size())
             note_module_statement(child, t_.of(child), static_cast<int>(chunk.begin[idx(FactList::Statements)]));

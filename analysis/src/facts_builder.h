@@ -46,6 +46,9 @@ struct FactChunk {
   // First index of the chunk's entries in each list; the next chunk's begin
   // (or the list's size) ends them.
   std::array<uint32_t, static_cast<std::size_t>(FactList::Count)> begin{};
+  // The previous build's chunk whose facts were copied here (the lists line up
+  // one to one), -1 when the statement was walked.
+  int32_t reused_from = -1;
 };
 
 struct FactChunks {

@@ -6,7 +6,10 @@
 // only for sanity: tree-sitter's error recovery may legitimately differ
 // between an incremental and a fresh parse. The incremental analysis is lent
 // the previous one's facts, as the server does: whenever the fresh parse is
-// error-free, every fact (dump_facts) must equal the fresh build's too.
+// error-free, every fact (dump_facts) must equal the fresh build's too. With
+// the top bit of the first byte set, both analyse the text as the one file of
+// a project, the incremental one lent the previous summary too (its call
+// effects are partly kept): their summaries must then have the same fingerprint.
 //
 // Input: [2 bytes base length][base][edits...], each edit
 //   [2 bytes position][1 byte: deleted length (low 3 bits), insert kind][insert bytes...]
@@ -15,10 +18,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <map>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "msprobe/analysis/analyzer.h"
+#include "msprobe/analysis/project.h"
 
 using namespace msprobe::analysis;
 
@@ -61,7 +68,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
 
   static PythonParser inc_parser, full_parser;
   AnalysisOptions options;
-  Analysis previous = analyze(inc_parser, text, options);
+  std::optional<ProjectInput> project;
+  if (data[0] & 0x80) {
+    Analysis first = begin_analysis(full_parser, text);
+    if (!first.summary) return 0;
+    project = ProjectInput{
+        std::make_shared<const ProjectSnapshot>(
+            "/p", std::map<std::string, std::shared_ptr<const ModuleSummary>>{{"t.py", first.summary}},
+            std::vector<std::string>{""}),
+        "t.py"};
+  }
+  const ProjectInput* in = project ? &*project : nullptr;
+  Analysis previous = analyze(inc_parser, text, options, nullptr, in);
   if (!previous.tree) return 0;
   for (int step = 0; step < 8 && pos + 3 <= size; ++step) {
     std::size_t at = (static_cast<std::size_t>(data[pos]) << 8 | data[pos + 1]) % (text.size() + 1);
@@ -79,14 +97,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
     }
     const std::string old_text = text.text();
     ByteEdit e = text.replace(at, std::min(at + del, text.size()), insert);
-    PreviousFacts lend{&previous.facts, old_text};
-    Analysis inc = analyze(inc_parser, text, options, edited_copy(previous.tree, e), nullptr, &lend);
-    Analysis full = analyze(full_parser, text, options);
+    PreviousFacts lend{&previous.facts, old_text, previous.summary.get()};
+    Analysis inc = analyze(inc_parser, text, options, edited_copy(previous.tree, e), in, &lend);
+    Analysis full = analyze(full_parser, text, options, nullptr, in);
     if (!inc.tree || !full.tree) return 0;  // out of time: nothing to compare
     require(ts_node_end_byte(ts_tree_root_node(inc.tree.get())) <= text.size());
     if (!ts_node_has_error(ts_tree_root_node(full.tree.get()))) {
       require(tree_sexp(inc.tree) == tree_sexp(full.tree));
       require(dump_facts(inc.facts) == dump_facts(full.facts));
+      require(!in ||
+              (inc.summary && full.summary && summary_fingerprint(*inc.summary) == summary_fingerprint(*full.summary)));
       require(inc.findings.size() == full.findings.size());
       for (std::size_t i = 0; i < inc.findings.size(); ++i) {
         require(inc.findings[i].code == full.findings[i].code);

@@ -5,7 +5,8 @@
                         framed as the runner frames them, raw framing steps included
   corpus/server/        the same transcripts as line-mode inputs of fuzz_server
                         (first byte 0x00, then one JSON-RPC body per line)
-  corpus/incremental/   corpus scripts cut to 1,000 bytes with a few edits appended
+  corpus/incremental/   corpus scripts cut to 1,000 bytes with a few edits appended, alone and
+                        as a project's file
 
 fuzz_analysis takes tests/corpus/scripts, tests/rules/fixtures and
 tests/config directly. Rerun after changing the transcripts:
@@ -75,6 +76,9 @@ def main():
         # 2-byte length, the base, then edits: [pos hi, pos lo, op]; op >> 3 picks a token.
         edits = bytes([0, 40, 0 << 3, 0, 41, (1 << 3) | 2, 0, 90, (10 << 3), 1, 0, (12 << 3) | 1])
         write("incremental", len(base).to_bytes(2, "big") + base + edits)
+        # The same base as a project's file (top bit of the first byte), edits that keep it clean.
+        clean = bytes([0, 200, 2 << 3, 1, 44, (6 << 3), 0, 120, 7, 2, 0, (2 << 3) | 1, 1, 180, (30 << 3) | 1, 0x30])
+        write("incremental", (0x80 | len(base) >> 8).to_bytes(1, "big") + bytes([len(base) & 0xFF]) + base + clean)
     for target in ("frame_reader", "server", "incremental"):
         print(target, len(os.listdir(os.path.join(HERE, "corpus", target))), "seeds")
 

@@ -121,9 +121,10 @@ std::shared_ptr<const ModuleSummary> summarize(const SourceText& source, const F
   return summarize(source, f, names);
 }
 
-std::shared_ptr<const ModuleSummary> summarize(const SourceText& source, const FileFacts& f, const Bindings& names) {
+std::shared_ptr<const ModuleSummary> summarize(const SourceText& source, const FileFacts& f, const Bindings& names,
+                                               const PreviousEffects* previous) {
   auto s = std::make_shared<ModuleSummary>();
-  s->effects = build_effects(f, names);
+  s->effects = build_effects(f, names, previous);
   s->bytes = static_cast<uint32_t>(source.size());
   s->syntax_errors = !f.syntax_errors.empty();
   for (const Import& imp : f.imports) {

@@ -69,7 +69,9 @@ class ProjectSnapshot;
 
 // summarize() and project_view() with the file's bindings built once for
 // both (analyze() in a project); `names` must be built over `facts`.
-std::shared_ptr<const ModuleSummary> summarize(const SourceText& source, const FileFacts& facts, const Bindings& names);
+// With `previous`, the call effects of statements an edit left alone are kept (build_effects).
+std::shared_ptr<const ModuleSummary> summarize(const SourceText& source, const FileFacts& facts, const Bindings& names,
+                                               const PreviousEffects* previous = nullptr);
 ProjectView project_view(const SourceText& source, FileFacts& facts, const ProjectSnapshot& project,
                          const std::string& rel, const ModuleSummary& summary, const Bindings& names);
 

@@ -23,6 +23,7 @@ class ProjectSnapshot;
 struct StageTimes {
   double parse = 0, facts = 0, summary = 0, project = 0, rules = 0;
   std::size_t statements_walked = 0, statements_reused = 0;  // top-level statements of the facts build
+  std::size_t calls_derived = 0, calls_reused = 0;           // call effects of the summary (in a project)
 };
 
 struct Analysis {

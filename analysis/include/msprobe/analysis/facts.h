@@ -276,9 +276,14 @@ std::string dump_facts(const FileFacts& facts);
 
 // The facts an edit started from, and their text: the facts of the top-level
 // statements the edit did not touch are reused, not rebuilt.
+struct ModuleSummary;
+
 struct PreviousFacts {
   const FileFacts* facts = nullptr;
   std::string_view text;
+  // The module summary built over `facts`, if any: in a project, the call
+  // effects of statements the edit left alone are taken from it.
+  const ModuleSummary* summary = nullptr;
 };
 
 }  // namespace msprobe::analysis
