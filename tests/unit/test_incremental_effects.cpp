@@ -31,7 +31,8 @@ std::string dump_effects(const ModuleEffects& m) {
     o << "\n";
   }
   for (const LoopShape& l : m.loops)
-    o << "loop " << l.range.start << "-" << l.range.end << " " << l.function << " " << l.parent << " " << l.line << "\n";
+    o << "loop " << l.range.start << "-" << l.range.end << " " << l.function << " " << l.parent << " " << l.line
+      << "\n";
   for (const ClassShape& c : m.classes) {
     o << "class " << c.name << " " << c.line << " " << c.module;
     for (const std::string& b : c.bases) o << " " << b;
