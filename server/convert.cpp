@@ -85,6 +85,190 @@ json to_diagnostic(const SourceText& src, const analysis::Finding& f, const Conv
   return d;
 }
 
+namespace {
+
+// Whether `s` is well-formed UTF-8 (no overlongs, no surrogates, at most U+10FFFF).
+bool valid_utf8(std::string_view s) {
+  std::size_t i = 0, n = s.size();
+  while (i < n) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    std::size_t len;
+    uint32_t cp;
+    if ((c & 0xE0) == 0xC0) len = 2, cp = c & 0x1Fu;
+    else if ((c & 0xF0) == 0xE0) len = 3, cp = c & 0x0Fu;
+    else if ((c & 0xF8) == 0xF0) len = 4, cp = c & 0x07u;
+    else return false;
+    if (i + len > n) return false;
+    for (std::size_t k = 1; k < len; ++k) {
+      unsigned char d = static_cast<unsigned char>(s[i + k]);
+      if ((d & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (d & 0x3Fu);
+    }
+    if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) || cp > 0x10FFFF ||
+        (cp >= 0xD800 && cp <= 0xDFFF))
+      return false;
+    i += len;
+  }
+  return true;
+}
+
+void append_uint(std::string& out, uint64_t v) {
+  char buf[24];
+  char* p = buf + sizeof(buf);
+  do {
+    *--p = static_cast<char>('0' + v % 10);
+    v /= 10;
+  } while (v);
+  out.append(p, static_cast<std::size_t>(buf + sizeof(buf) - p));
+}
+
+void append_int(std::string& out, int64_t v) {
+  if (v < 0) {
+    out += '-';
+    append_uint(out, static_cast<uint64_t>(-(v + 1)) + 1);
+  } else {
+    append_uint(out, static_cast<uint64_t>(v));
+  }
+}
+
+void append_position(std::string& out, const SourceText& src, std::size_t offset, Encoding enc) {
+  analysis::LineCol lc = src.position(offset, enc);
+  out += "{\"character\":";
+  append_uint(out, lc.column);
+  out += ",\"line\":";
+  append_uint(out, lc.line);
+  out += '}';
+}
+
+void append_range(std::string& out, const SourceText& src, ByteRange r, Encoding enc) {
+  out += "{\"end\":";
+  append_position(out, src, r.end, enc);
+  out += ",\"start\":";
+  append_position(out, src, r.start, enc);
+  out += '}';
+}
+
+}  // namespace
+
+void append_json_string(std::string& out, std::string_view s) {
+  if (!valid_utf8(s)) {  // rare: let the library do its replacement
+    out += json(std::string(s)).dump(-1, ' ', false, json::error_handler_t::replace);
+    return;
+  }
+  static const char kHex[] = "0123456789abcdef";
+  out += '"';
+  std::size_t from = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out.append(s.data() + from, i - from);
+    from = i + 1;
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        out += "\\u00";
+        out += kHex[c >> 4];
+        out += kHex[c & 15];
+    }
+  }
+  out.append(s.data() + from, s.size() - from);
+  out += '"';
+}
+
+// Keys in the order nlohmann's (sorted) objects print them.
+void append_diagnostic(std::string& out, const SourceText& src, const analysis::Finding& f, const ConvertOptions& o) {
+  out += '{';
+  if (!f.code.empty()) {
+    out += "\"code\":";
+    append_json_string(out, f.code);
+    if (!o.docs_base_url.empty()) {
+      out += ",\"codeDescription\":{\"href\":";
+      append_json_string(out, o.docs_base_url + "#" + rule_anchor(f.code));
+      out += '}';
+    }
+    out += ',';
+  }
+  out += "\"data\":{\"fixes\":[";
+  for (std::size_t i = 0; i < f.fixes.size(); ++i) {
+    const analysis::Fix& fix = f.fixes[i];
+    if (i) out += ',';
+    out += "{\"edits\":[";
+    for (std::size_t k = 0; k < fix.edits.size(); ++k) {
+      if (k) out += ',';
+      out += "{\"newText\":";
+      append_json_string(out, fix.edits[k].text);
+      out += ",\"range\":";
+      append_range(out, src, fix.edits[k].range, o.encoding);
+      out += '}';
+    }
+    out += "],\"preferred\":";
+    out += fix.preferred ? "true" : "false";
+    out += ",\"safe\":";
+    out += fix.safety == analysis::FixSafety::Safe ? "true" : "false";
+    out += ",\"title\":";
+    append_json_string(out, fix.title);
+    out += '}';
+  }
+  out += "],\"version\":";
+  append_int(out, o.version);
+  out += "},\"message\":";
+  append_json_string(out, f.message);
+  out += ",\"range\":";
+  append_range(out, src, f.range, o.encoding);
+  if (o.related_information && !f.related.empty()) {
+    out += ",\"relatedInformation\":[";
+    for (std::size_t i = 0; i < f.related.size(); ++i) {
+      if (i) out += ',';
+      out += "{\"location\":{\"range\":";
+      append_range(out, src, f.related[i].range, o.encoding);
+      out += ",\"uri\":";
+      append_json_string(out, o.uri);
+      out += "},\"message\":";
+      append_json_string(out, f.related[i].message);
+      out += '}';
+    }
+    out += ']';
+  }
+  out += ",\"severity\":";
+  append_int(out, static_cast<int>(f.severity));
+  out += ",\"source\":\"msprobe\"";
+  if (!f.tags.empty()) {
+    out += ",\"tags\":[";
+    for (std::size_t i = 0; i < f.tags.size(); ++i) {
+      if (i) out += ',';
+      out += f.tags[i] == analysis::Tag::Unnecessary ? '1' : '2';
+    }
+    out += ']';
+  }
+  out += '}';
+}
+
+std::string publish_diagnostics_message(const SourceText& src, const std::vector<const analysis::Finding*>& findings,
+                                        const ConvertOptions& o) {
+  std::string text = R"({"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{"diagnostics":[)";
+  text.reserve(text.size() + 400 * findings.size() + o.uri.size() + 32);
+  for (std::size_t i = 0; i < findings.size(); ++i) {
+    if (i) text += ',';
+    append_diagnostic(text, src, *findings[i], o);
+  }
+  text += R"(],"uri":)";
+  append_json_string(text, o.uri);
+  text += R"(,"version":)";  // harmless for clients without versionSupport
+  append_int(text, o.version);
+  text += "}}";
+  return text;
+}
+
 bool replaces_code(const json& text_edits) {
   if (!text_edits.is_array()) return false;
   for (const json& e : text_edits) {

@@ -151,6 +151,8 @@ class LanguageServer {
 
   // diagnostics (handlers/diagnostics.cpp)
   json diagnostics_json(const AnalysisSnapshot& snap) const;
+  // The findings shown as diagnostics (`scratch` holds the one a timed-out analysis shows).
+  std::vector<const analysis::Finding*> shown_findings(const AnalysisSnapshot& snap, analysis::Finding& scratch) const;
   void publish(const AnalysisSnapshot& snap);
   void on_document_diagnostic(Call& c);
   ConvertOptions convert_options(const AnalysisSnapshot& snap) const;

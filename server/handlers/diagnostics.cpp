@@ -20,32 +20,43 @@ ConvertOptions LanguageServer::convert_options(const AnalysisSnapshot& snap) con
   return o;
 }
 
-json LanguageServer::diagnostics_json(const AnalysisSnapshot& snap) const {
-  json out = json::array();
+std::vector<const analysis::Finding*> LanguageServer::shown_findings(const AnalysisSnapshot& snap,
+                                                                     analysis::Finding& scratch) const {
+  std::vector<const analysis::Finding*> out;
   if (!snap.source) return out;
   if (snap.kind == DocumentKind::Python && snap.result.timed_out) {
-    analysis::Finding f;
-    f.severity = analysis::Severity::Info;
-    f.message = "msprobe-lsp: the file is too large or complex to analyse in time; no msProbe checks were run";
-    out.push_back(to_diagnostic(*snap.source, f, convert_options(snap)));
+    scratch = {};
+    scratch.severity = analysis::Severity::Info;
+    scratch.message = "msprobe-lsp: the file is too large or complex to analyse in time; no msProbe checks were run";
+    out.push_back(&scratch);
     return out;
   }
-  ConvertOptions o = convert_options(snap);
+  out.reserve(snap.result.findings.size());
   for (const auto& f : snap.result.findings) {
     if (f.code.empty() && !settings_.show_syntax_errors) continue;
-    out.push_back(to_diagnostic(*snap.source, f, o));
+    out.push_back(&f);
   }
+  return out;
+}
+
+json LanguageServer::diagnostics_json(const AnalysisSnapshot& snap) const {
+  json out = json::array();
+  analysis::Finding scratch;
+  ConvertOptions o = convert_options(snap);
+  for (const analysis::Finding* f : shown_findings(snap, scratch)) out.push_back(to_diagnostic(*snap.source, *f, o));
   return out;
 }
 
 void LanguageServer::publish(const AnalysisSnapshot& snap) {
   auto start = std::chrono::steady_clock::now();
-  json params{{"uri", snap.uri}, {"diagnostics", diagnostics_json(snap)}};
-  params["version"] = snap.version;  // harmless for clients without versionSupport
-  const std::size_t count = params["diagnostics"].size();
-  // Serialised once: the text both goes out and is what a refresh compares with.
-  std::string text = protocol::serialize(
-      protocol::make_notification("textDocument/publishDiagnostics", std::move(params)));
+  // Serialised once, directly: the text both goes out and is what a refresh compares with.
+  analysis::Finding scratch;
+  std::vector<const analysis::Finding*> shown = shown_findings(snap, scratch);
+  const std::size_t count = shown.size();
+  std::string text = snap.source ? publish_diagnostics_message(*snap.source, shown, convert_options(snap))
+                                 : protocol::serialize(protocol::make_notification(
+                                       "textDocument/publishDiagnostics",
+                                       {{"uri", snap.uri}, {"diagnostics", json::array()}, {"version", snap.version}}));
   auto it = documents_.find(snap.uri);
   if (it != documents_.end()) {
     if (snap.project_refresh && text == it->second.last_published) return;
