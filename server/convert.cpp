@@ -1,6 +1,8 @@
 // analysis <-> LSP conversions.
 #include "convert.h"
 
+#include "msprobe/protocol/utf8_repair.h"
+
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -87,35 +89,6 @@ json to_diagnostic(const SourceText& src, const analysis::Finding& f, const Conv
 
 namespace {
 
-// Whether `s` is well-formed UTF-8 (no overlongs, no surrogates, at most U+10FFFF).
-bool valid_utf8(std::string_view s) {
-  std::size_t i = 0, n = s.size();
-  while (i < n) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
-    std::size_t len;
-    uint32_t cp;
-    if ((c & 0xE0) == 0xC0) len = 2, cp = c & 0x1Fu;
-    else if ((c & 0xF0) == 0xE0) len = 3, cp = c & 0x0Fu;
-    else if ((c & 0xF8) == 0xF0) len = 4, cp = c & 0x07u;
-    else return false;
-    if (i + len > n) return false;
-    for (std::size_t k = 1; k < len; ++k) {
-      unsigned char d = static_cast<unsigned char>(s[i + k]);
-      if ((d & 0xC0) != 0x80) return false;
-      cp = (cp << 6) | (d & 0x3Fu);
-    }
-    if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) || cp > 0x10FFFF ||
-        (cp >= 0xD800 && cp <= 0xDFFF))
-      return false;
-    i += len;
-  }
-  return true;
-}
-
 void append_uint(std::string& out, uint64_t v) {
   char buf[24];
   char* p = buf + sizeof(buf);
@@ -155,7 +128,7 @@ void append_range(std::string& out, const SourceText& src, ByteRange r, Encoding
 }  // namespace
 
 void append_json_string(std::string& out, std::string_view s) {
-  if (!valid_utf8(s)) {  // rare: let the library do its replacement
+  if (!protocol::is_valid_utf8(s)) {  // rare: let the library do its replacement
     out += json(std::string(s)).dump(-1, ' ', false, json::error_handler_t::replace);
     return;
   }

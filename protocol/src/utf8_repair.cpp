@@ -74,6 +74,15 @@ bool repair_escapes(std::string& text) {
 
 }  // namespace
 
+bool is_valid_utf8(std::string_view s) {
+  for (std::size_t i = 0; i < s.size();) {
+    std::size_t n = sequence_length(s, i);
+    if (n == 0) return false;
+    i += n;
+  }
+  return true;
+}
+
 std::string repair_utf8(std::string_view body, bool& changed) {
   changed = false;
   std::string out;

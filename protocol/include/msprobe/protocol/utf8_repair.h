@@ -19,4 +19,8 @@ namespace msprobe::protocol {
 // `changed` says whether anything was replaced.
 std::string repair_utf8(std::string_view body, bool& changed);
 
+// Whether every byte of `s` belongs to a well-formed UTF-8 sequence (what
+// repair_utf8 would leave alone, escapes aside).
+bool is_valid_utf8(std::string_view s);
+
 }  // namespace msprobe::protocol
