@@ -6,17 +6,15 @@
 #include <catch2/catch.hpp>
 
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <random>
 #include <sstream>
 
+#include "edit_chains.h"
 #include "effects.h"
 #include "msprobe/analysis/analyzer.h"
 #include "msprobe/analysis/project.h"
 #include "project/summary.h"
 
-namespace fs = std::filesystem;
 using namespace msprobe::analysis;
 
 namespace {
@@ -244,34 +242,20 @@ TEST_CASE("random edit chains over the corpus keep incremental call effects equa
                                   "self.",
                                   "_2"};
   std::mt19937 rng(23);
-  std::size_t files = 0, kept = 0;
-  for (const auto& entry : fs::directory_iterator(fs::path(MSPROBE_TESTS_DIR) / "corpus" / "scripts")) {
-    if (entry.path().extension() != ".py") continue;
-    std::ifstream in(entry.path(), std::ios::binary);
-    std::stringstream buf;
-    buf << in.rdbuf();
-    if (buf.str().empty()) continue;
-    ++files;
-    INFO(entry.path().filename().string());
+  std::size_t kept = 0;
+  std::size_t files = msprobe::test::for_each_corpus_script([&](const std::string& name, const std::string& script) {
+    if (script.empty()) return;  // nothing to edit
+    INFO(name);
     PythonParser parser;
-    SourceText text{buf.str()};
+    SourceText text{script};
     ProjectInput project = project_of(text);
     Analysis a = analyze(parser, text, AnalysisOptions{}, nullptr, &project);
     for (int k = 0; k < 6; ++k) {
-      std::size_t n = text.size();
-      std::size_t start = std::uniform_int_distribution<std::size_t>(0, n)(rng);
-      std::size_t len = std::uniform_int_distribution<std::size_t>(0, 3)(rng);
-      const char* insert = kInserts[std::uniform_int_distribution<std::size_t>(0, std::size(kInserts) - 1)(rng)];
-      auto boundary = [&](std::size_t i) {
-        while (i < text.size() && (static_cast<unsigned char>(text.text()[i]) & 0xC0) == 0x80) ++i;
-        return std::min(i, text.size());
-      };
-      start = boundary(start);
-      std::size_t end = boundary(std::min(n, start + len));
-      a = edit_and_compare(parser, text, a, project, start, end, insert);
+      msprobe::test::RandomEdit e = msprobe::test::random_edit(rng, text, kInserts);
+      a = edit_and_compare(parser, text, a, project, e.start, e.end, e.insert);
       kept += a.times.calls_reused;
     }
-  }
+  });
   CHECK(files >= 50);
   CHECK(kept > 0);  // the chains did keep sites
 }

@@ -7,15 +7,13 @@
 
 #include <cstring>
 
-#include <filesystem>
-#include <fstream>
 #include <random>
 #include <sstream>
 
+#include "edit_chains.h"
 #include "facts_builder.h"
 #include "msprobe/analysis/analyzer.h"
 
-namespace fs = std::filesystem;
 using namespace msprobe::analysis;
 
 namespace {
@@ -161,35 +159,20 @@ TEST_CASE("random edit chains over the corpus keep incremental facts equal to fr
                                   "\"\"\"",
                                   "é"};
   std::mt19937 rng(17);
-  std::size_t files = 0, reused = 0;
-  for (const auto& entry : fs::directory_iterator(fs::path(MSPROBE_TESTS_DIR) / "corpus" / "scripts")) {
-    if (entry.path().extension() != ".py") continue;
-    std::ifstream in(entry.path(), std::ios::binary);
-    std::stringstream buf;
-    buf << in.rdbuf();
-    if (buf.str().empty()) continue;
-    ++files;
-    INFO(entry.path().filename().string());
+  std::size_t reused = 0;
+  std::size_t files = msprobe::test::for_each_corpus_script([&](const std::string& name, const std::string& script) {
+    if (script.empty()) return;  // nothing to edit
+    INFO(name);
     PythonParser parser;
-    SourceText text{buf.str()};
+    SourceText text{script};
     Analysis a = analyze(parser, text, AnalysisOptions{});
     for (int k = 0; k < 6; ++k) {
-      std::size_t n = text.size();
-      std::size_t start = std::uniform_int_distribution<std::size_t>(0, n)(rng);
-      std::size_t len = std::uniform_int_distribution<std::size_t>(0, 3)(rng);
-      const char* insert = kInserts[std::uniform_int_distribution<std::size_t>(0, std::size(kInserts) - 1)(rng)];
-      // Keep UTF-8 whole: move the cut to a character boundary.
-      auto boundary = [&](std::size_t i) {
-        while (i < text.size() && (static_cast<unsigned char>(text.text()[i]) & 0xC0) == 0x80) ++i;
-        return std::min(i, text.size());
-      };
-      start = boundary(start);
-      std::size_t end = boundary(std::min(n, start + len));
-      Step s = edit_and_compare(parser, text, a, start, end, insert);
+      msprobe::test::RandomEdit e = msprobe::test::random_edit(rng, text, kInserts);
+      Step s = edit_and_compare(parser, text, a, e.start, e.end, e.insert);
       reused += s.stats.reused;
       a = std::move(s.analysis);
     }
-  }
+  });
   CHECK(files >= 50);
   CHECK(reused > 0);  // the chains did reuse (most edits keep the tree clean)
 }
@@ -197,14 +180,9 @@ TEST_CASE("random edit chains over the corpus keep incremental facts equal to fr
 // `check` analyses a folder's files in two steps; alone, begin + finish must
 // equal analyze() on every corpus script.
 TEST_CASE("begin_analysis + finish_analysis equal analyze() on the corpus", "[incremental]") {
-  std::size_t files = 0;
-  for (const auto& entry : fs::directory_iterator(fs::path(MSPROBE_TESTS_DIR) / "corpus" / "scripts")) {
-    if (entry.path().extension() != ".py") continue;
-    std::ifstream in(entry.path(), std::ios::binary);
-    std::stringstream buf;
-    buf << in.rdbuf();
-    INFO(entry.path().filename().string());
-    SourceText text{buf.str()};
+  std::size_t files = msprobe::test::for_each_corpus_script([&](const std::string& name, const std::string& script) {
+    INFO(name);
+    SourceText text{script};
     PythonParser parser;
     Analysis whole = analyze(parser, text, AnalysisOptions{});
     Analysis two = begin_analysis(parser, text);
@@ -213,7 +191,6 @@ TEST_CASE("begin_analysis + finish_analysis equal analyze() on the corpus", "[in
     finish_analysis(two, text, AnalysisOptions{});
     REQUIRE(dump_facts(two.facts) == dump_facts(whole.facts));
     REQUIRE(findings_text(two.findings) == findings_text(whole.findings));
-    ++files;
-  }
+  });
   CHECK(files >= 50);
 }
