@@ -123,7 +123,7 @@ struct PreviousEffects {
 // bases), its resolved name, and whether it is an msProbe call. Everything a
 // site depends on besides is inside its own def, hence inside that statement.
 // Module-level calls are derived again (their assignments span the file). The
-// result equals a fresh build (test_incremental_facts.cpp).
+// result equals a fresh build (test_incremental_effects.cpp).
 ModuleEffects build_effects(const FileFacts& facts, const Bindings& bindings,
                             const PreviousEffects* previous = nullptr);
 

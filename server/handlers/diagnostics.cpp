@@ -53,10 +53,8 @@ void LanguageServer::publish(const AnalysisSnapshot& snap) {
   analysis::Finding scratch;
   std::vector<const analysis::Finding*> shown = shown_findings(snap, scratch);
   const std::size_t count = shown.size();
-  std::string text = snap.source ? publish_diagnostics_message(*snap.source, shown, convert_options(snap))
-                                 : protocol::serialize(protocol::make_notification(
-                                       "textDocument/publishDiagnostics",
-                                       {{"uri", snap.uri}, {"diagnostics", json::array()}, {"version", snap.version}}));
+  static const analysis::SourceText kNoText;  // without a text nothing is shown
+  std::string text = publish_diagnostics_message(snap.source ? *snap.source : kNoText, shown, convert_options(snap));
   auto it = documents_.find(snap.uri);
   if (it != documents_.end()) {
     if (snap.project_refresh && text == it->second.last_published) return;

@@ -55,7 +55,7 @@ TEST_CASE("published diagnostics written directly equal the serialised JSON tree
           ConvertOptions o;
           o.encoding = enc;
           o.related_information = related;
-          o.uri = "file:///work/" + entry.path().filename().string();
+          o.uri = "file:///ws/" + entry.path().filename().string();
           o.version = static_cast<int>(files) - 3;
           o.docs_base_url = files % 2 ? "" : "file:///docs/rules.md";
           REQUIRE(publish_diagnostics_message(src, shown, o) == through_tree(src, shown, o));
@@ -106,7 +106,7 @@ TEST_CASE("published strings are escaped as the JSON library escapes them", "[pu
     fs.push_back(f);
   }
   ConvertOptions o;
-  o.uri = "file:///tmp/a b/\xC3\xA9\"q.py";
+  o.uri = "file:///ws/a b/\xC3\xA9\"q.py";
   o.version = -7;
   o.docs_base_url = "https://example.invalid/rules";
   for (Encoding enc : {Encoding::Utf16, Encoding::Utf8, Encoding::Utf32}) {
