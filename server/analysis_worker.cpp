@@ -10,13 +10,21 @@
 #include "analysis_worker.h"
 
 #include <spdlog/spdlog.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <chrono>
 
+#include "heap.h"
 #include "msprobe/analysis/config/config_check.h"
 
 namespace msprobe::server {
+namespace {
+long thread_minor_faults() {
+  rusage u{};
+  return ::getrusage(RUSAGE_THREAD, &u) == 0 ? u.ru_minflt : 0;
+}
+}  // namespace
 
 AnalysisWorker::AnalysisWorker(asio::io_context& reply_to, unsigned threads) : reply_to_(reply_to) {
   if (threads == 0) {
@@ -130,6 +138,8 @@ bool AnalysisWorker::take(std::unique_lock<std::mutex>& lock, bool wait, std::st
 }
 
 void AnalysisWorker::thread_main() {
+  if (prefer_huge_pages_for_this_thread() == HugePages::Refused)
+    spdlog::debug("analysis thread: the kernel refused huge pages for its heap");
   analysis::PythonParser parser;
   std::unique_lock<std::mutex> lock(mutex_);
   std::string uri;
@@ -200,6 +210,7 @@ void AnalysisWorker::run_one(const std::string& uri, analysis::PythonParser& par
   }
   if (!cancelled && job.kind == DocumentKind::Python) {
     try {
+      const long faults_before = thread_minor_faults();
       for (const auto& e : edits) old = analysis::edited_copy(old, e);
       parser.set_timeout_micros(job.parse_timeout_micros);
       parser.set_cancel_flag(cancel.get());
@@ -211,9 +222,9 @@ void AnalysisWorker::run_one(const std::string& uri, analysis::PythonParser& par
       const analysis::StageTimes& t = snap->result.times;
       spdlog::debug(
           "analysed {} v{}: parse {:.2f} ms, facts {:.2f} ({} top-level statements walked, {} reused), summary {:.2f} "
-          "({} calls derived, {} kept), project {:.2f}, rules {:.2f}",
+          "({} calls derived, {} kept), project {:.2f}, rules {:.2f}; {} page faults",
           job.uri, job.version, t.parse, t.facts, t.statements_walked, t.statements_reused, t.summary, t.calls_derived,
-          t.calls_reused, t.project, t.rules);
+          t.calls_reused, t.project, t.rules, thread_minor_faults() - faults_before);
       cancelled = snap->result.timed_out && cancel->load();
     } catch (const std::exception& e) {
       spdlog::error("analysis of {} v{} failed: {}", job.uri, job.version, e.what());

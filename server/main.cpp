@@ -87,6 +87,12 @@ int main(int argc, char** argv) {
       }
     }
   }
+  // `check` over a tree faults in hundreds of MB: huge pages, and freed memory
+  // kept for the next file (heap.h).
+  if (argc >= 2 && std::string(argv[1]) == "check") {
+    msprobe::server::respawn_with_huge_pages(argv);
+    msprobe::server::keep_freed_memory();
+  }
   if (auto code = msprobe::cli::run(argc, argv)) return *code;
 
   std::string log_file, log_level = "info", client_pid;

@@ -1,6 +1,8 @@
 // Background indexing of the workspace folders (see project_index.h).
 #include "project_index.h"
 
+#include "heap.h"
+
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -141,6 +143,7 @@ void ProjectIndex::thread_main() {
   if (int e = pthread_setschedparam(pthread_self(), SCHED_IDLE, &idle); e != 0)
     spdlog::debug("index thread: SCHED_IDLE refused ({}); it runs at normal priority", e);
 #endif
+  prefer_huge_pages_for_this_thread();
   for (;;) {
     Task t;
     {
