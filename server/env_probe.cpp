@@ -6,6 +6,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -24,6 +25,10 @@ extern char** environ;
 
 namespace msprobe::server {
 namespace {
+
+// Niceness of the probe's process group (0 normal, 19 lowest): it still runs
+// on a busy machine, but an analysis thread wanting the core goes first.
+constexpr int kProbeNice = 10;
 
 constexpr const char* kScript = R"py(import json, sys
 r = {"python": sys.version.split()[0]}
@@ -141,6 +146,10 @@ ProbeResult EnvProbe::run(const std::string& python, bool check_npu, std::chrono
     r.error = "cannot run " + python + ": " + std::strerror(rc);
     return finish();
   }
+  // The probe is background work: it yields the cores to the analysis of
+  // what the user opened (its group: a pyenv-style shim starts Python as a
+  // child of its own).
+  ::setpriority(PRIO_PGRP, static_cast<id_t>(pid), kProbeNice);
   std::string out;
   auto deadline = t0 + timeout;
   bool eof = false;

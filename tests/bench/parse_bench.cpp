@@ -305,8 +305,7 @@ int main(int argc, char** argv) {
                                         std::vector<std::string>{""}),
                                     "bench.py"};
     AnalysisChain in_project{{source, at}, ana::analyze(parser, source, options, nullptr, &project)};
-    Stats reanalyze_project =
-        chained("reanalyze_project", [&] { return reanalyze_step(in_project, &project); });
+    Stats reanalyze_project = chained("reanalyze_project", [&] { return reanalyze_step(in_project, &project); });
     Stats text_edit = measure(settings, "text_edit", [&] {
       ana::SourceText copy = source;  // not timed: restores the text each iteration
       double t0 = now_ms();

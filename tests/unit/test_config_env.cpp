@@ -51,6 +51,12 @@ TEST_CASE("probe: an interpreter with torch and msProbe") {
   CHECK(ascend.npu_available == std::optional<bool>(true));
 }
 
+TEST_CASE("probe: the interpreter runs below the server's priority") {
+  ProbeResult r = EnvProbe::run(fake("niceness.sh"), false, kNoTimeout);
+  REQUIRE(r.ran);
+  CHECK(r.python_version == "10");  // what the fake read as its own niceness
+}
+
 TEST_CASE("probe: missing msProbe, missing interpreter, garbage output") {
   ProbeResult r = EnvProbe::run(fake("no_msprobe.sh"), false, kNoTimeout);
   CHECK(r.ran);
