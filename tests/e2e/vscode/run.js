@@ -327,6 +327,34 @@ async function main() {
       }
     }
 
+    /**
+     * Runs a command from the palette and waits for `shown` (the locator its first effect
+     * shows) to reach `state`. Like quickOpen, the gesture is retried (Escape first) when the palette or the
+     * effect does not appear: a late editor or notification can take the keystrokes.
+     */
+    async function paletteCommand(title, shown, state = 'visible') {
+      const focusedRow = qi.locator('.monaco-list-row.focused');
+      const attemptMs = Math.max(10000, Math.floor(STEP_TIMEOUT / 3));
+      for (let attempt = 1; attempt <= 3; attempt++) {
+        try {
+          await page.keyboard.press('Escape');
+          await page.keyboard.press('Control+Shift+P');
+          await qi.waitFor({ state: 'visible', timeout: attemptMs });
+          await page.keyboard.type(title);
+          await poll(`the palette to focus "${title}"`, async () => {
+            if (!(await focusedRow.count())) return false;
+            return ((await focusedRow.first().innerText()) || '').includes(title);
+          }, attemptMs);
+          await page.keyboard.press('Enter');
+          await shown.waitFor({ state, timeout: attemptMs });
+          return attempt === 1 ? '' : `ran on attempt ${attempt}`;
+        } catch (e) {
+          if (attempt === 3) fail(`the palette command "${title}" failed 3 times: ${e.message}`);
+          await page.screenshot({ path: path.join(ARTIFACTS, `vscode-palette-retry-${attempt}.png`) }).catch(() => {});
+        }
+      }
+    }
+
     await step('open train.py (Quick Open)', async () => quickOpen('train.py', 'torch.compile'));
 
     await step('extension activated (status bar item)', async () => {
@@ -380,11 +408,7 @@ async function main() {
         return titles.filter((t) => want.test(t || '')).join(' | ');
       });
       await step('save all; both files changed on disk and compile', async () => {
-        await page.keyboard.press('Control+Shift+P');
-        await qi.waitFor({ state: 'visible' });
-        await page.keyboard.type('File: Save All');
-        await qi.locator('.monaco-list-row', { hasText: 'File: Save All' }).first().waitFor();
-        await page.keyboard.press('Enter');
+        await paletteCommand('File: Save All', page.locator('.tabs-container .tab.dirty').first(), 'detached');
         await poll('both files on disk to hold their dump points', () => {
           const t = fs.readFileSync(trainerPy, 'utf8');
           const e = fs.readFileSync(entryPy, 'utf8');
@@ -498,14 +522,8 @@ async function main() {
 
       if (!WIZARD_ONLY) await projectFlow();
 
-      await step('run "msProbe: Generate config.json" from the palette', async () => {
-        await page.keyboard.press('Control+Shift+P');
-        await qi.waitFor({ state: 'visible' });
-        await page.keyboard.type('msProbe: Generate config.json');
-        await qi.locator('.monaco-list-row', { hasText: 'msProbe: Generate config.json' }).first().waitFor();
-        await page.keyboard.press('Enter');
-        await qi.locator('.quick-input-title', { hasText: '(1/5): task' }).waitFor();
-      });
+      await step('run "msProbe: Generate config.json" from the palette', async () =>
+        paletteCommand('msProbe: Generate config.json', qi.locator('.quick-input-title', { hasText: '(1/5): task' })));
 
       const pickExact = async (titlePart, label) => {
         await qi.locator('.quick-input-title', { hasText: titlePart }).waitFor();
@@ -566,23 +584,11 @@ async function main() {
       });
 
       const configBefore = fs.readFileSync(configJson, 'utf8');
-      await step('open an instrumented script (verify_me.py)', async () => {
-        await page.keyboard.press('Control+P');
-        await qi.waitFor({ state: 'visible' });
-        await page.keyboard.type('verify_me.py');
-        await qi.locator('.monaco-list-row', { hasText: 'verify_me.py' }).first().waitFor();
-        await page.keyboard.press('Enter');
-        await page.locator('.editor-instance .monaco-editor[data-uri$="verify_me.py"] .view-lines', { hasText: 'PrecisionDebugger' }).waitFor();
-      });
+      await step('open an instrumented script (verify_me.py)', async () => quickOpen('verify_me.py', 'PrecisionDebugger'));
 
       await step('run "msProbe: Run short verification" and confirm', async () => {
-        await page.keyboard.press('Control+Shift+P');
-        await qi.waitFor({ state: 'visible' });
-        await page.keyboard.type('msProbe: Run short verification');
-        await qi.locator('.monaco-list-row', { hasText: 'msProbe: Run short verification' }).first().waitFor();
-        await page.keyboard.press('Enter');
         const dialog = page.locator('.monaco-dialog-box');
-        await dialog.waitFor();
+        await paletteCommand('msProbe: Run short verification', dialog);
         const text = await dialog.innerText();
         if (!/msprobe-lsp verify/.test(text)) fail(`the confirmation does not say what runs: ${text}`);
         await dialog.locator('.monaco-button', { hasText: 'Run' }).first().click();
