@@ -84,6 +84,21 @@ const ProjectSession::Definitions& ProjectSession::definitions(const ModuleSumma
 }
 
 Symbol ProjectSession::lookup(const std::string& rel, const std::string& dotted, int depth) {
+  // A file asks about the same few names once per call site (thousands of
+  // times); the project does not change during a session, so a top-level
+  // lookup's answer is remembered. Deeper ones depend on the depth left.
+  if (depth != 0) return lookup_uncached(rel, dotted, depth);
+  std::string key;
+  key.reserve(rel.size() + 1 + dotted.size());
+  key.append(rel).push_back('\0');
+  key.append(dotted);
+  if (auto it = lookups_.find(key); it != lookups_.end()) return it->second;
+  Symbol sym = lookup_uncached(rel, dotted, 0);
+  lookups_.emplace(std::move(key), sym);
+  return sym;
+}
+
+Symbol ProjectSession::lookup_uncached(const std::string& rel, const std::string& dotted, int depth) {
   if (depth > kMaxLookupDepth || dotted.empty()) return {};
   const ModuleSummary* s = summary(rel);
   if (!s) return {};

@@ -100,6 +100,7 @@ class ProjectSession : public EffectResolver {
   std::string function_name(const FunctionRef& f) const;
 
  private:
+  Symbol lookup_uncached(const std::string& rel, const std::string& dotted, int depth);
   Symbol member(const Symbol& of, const std::string& name, int depth);
   Symbol in_module(const ModuleRef& m, const std::string& name, int depth);
   bool derives_from(const ClassRef& c, const ClassRef& base, int depth);
@@ -119,6 +120,7 @@ class ProjectSession : public EffectResolver {
   std::unique_ptr<std::unordered_map<std::string, std::vector<FunctionRef>>> methods_by_name_;
   std::map<FunctionRef, Reach> reaches_;
   std::unordered_map<const ModuleSummary*, Definitions> definitions_;
+  std::unordered_map<std::string, Symbol> lookups_;  // "rel\0dotted" -> a top-level lookup's answer
 };
 
 }  // namespace msprobe::analysis
