@@ -1,6 +1,7 @@
 // Scenario markers: which kind of program this is (msprobe-facts §6). The
 // PyTorch eager dump only covers plain PyTorch; the others need other tools.
 #include <algorithm>
+#include <string_view>
 
 #include "derive.h"
 #include "msprobe/analysis/text_match.h"
@@ -88,17 +89,21 @@ void derive_scenarios(FileFacts& f) {
     }
   }
   for (const Call& c : f.calls) {
-    const std::string& q = c.qualified;
+    // Every marker below is an imported name; most calls of a file are not.
+    if (c.qualified.empty()) continue;
+    // A view compares its size first: no strlen and memcmp per literal for each call.
+    const std::string_view q = c.qualified;
     if (q == "torchair.get_npu_backend" ||
         (starts_with(q, "torchair.") && q.find("CompilerConfig") != std::string::npos))
-      mark(Scenario::Torchair, c.range, c.line, q + "(...)");
+      mark(Scenario::Torchair, c.range, c.line, c.qualified + "(...)");
     else if (q == "torch.npu.graph" || q == "torch.npu.NPUGraph" || q == "torch_npu.npu.graph" ||
              q == "torch.cuda.graph" || q == "torch.cuda.CUDAGraph" || q.find("AclGraphDumper") != std::string::npos)
-      mark(Scenario::Aclgraph, c.range, c.line, q + "(...)");
+      mark(Scenario::Aclgraph, c.range, c.line, c.qualified + "(...)");
     else if (q == "vllm.LLM") mark(Scenario::VllmOffline, c.range, c.line, "LLM(...)");
-    else if (starts_with(q, "verl.") && is_verl_rl(q)) mark(Scenario::Verl, c.range, c.line, q + "(...)");
+    else if (starts_with(q, "verl.") && is_verl_rl(c.qualified))
+      mark(Scenario::Verl, c.range, c.line, c.qualified + "(...)");
     else if (q.find("TrainerMon") != std::string::npos || q.find("TrainerMonitorV2") != std::string::npos)
-      mark(Scenario::Monitor, c.range, c.line, q + "(...)");
+      mark(Scenario::Monitor, c.range, c.line, c.qualified + "(...)");
   }
   // A vLLM model runner: a class named like one (or deriving from one) with execute_model.
   for (std::size_t i = 0; i < f.functions.size(); ++i) {
