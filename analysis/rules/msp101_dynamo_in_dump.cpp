@@ -47,7 +47,7 @@ std::string version_note(const AnalysisOptions& o) {
 }
 
 void check(const RuleContext& ctx, FindingSink& sink) {
-  const auto sites = find_dynamo_sites(ctx.source, ctx.facts);
+  const std::vector<DynamoSite>& sites = ctx.dynamo_sites();
   if (sites.empty()) return;
   const Call* debugger = nullptr;
   for (const Call& c : ctx.facts.calls) {

@@ -61,7 +61,7 @@ bool file_is_dumped(const FileFacts& f) {
 void check(const RuleContext& ctx, FindingSink& sink) {
   const FileFacts& f = ctx.facts;
   std::set<std::string> models = dumped_models(f);
-  for (const DynamoSite& site : find_dynamo_sites(ctx.source, f)) {
+  for (const DynamoSite& site : ctx.dynamo_sites()) {
     if (site.form != DynamoForm::Jit) continue;
     int call = -1;
     for (std::size_t i = 0; i < f.calls.size(); ++i) {

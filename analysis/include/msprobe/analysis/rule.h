@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "msprobe/analysis/config/config_inputs.h"
+#include "msprobe/analysis/dynamo.h"
 #include "msprobe/analysis/facts.h"
 #include "msprobe/analysis/finding.h"
 #include "msprobe/analysis/source.h"
@@ -101,6 +102,11 @@ struct RuleContext {
   const AnalysisOptions& options;
   const ProjectView* project = nullptr;
   std::string_view text(ByteRange r) const { return source.view().substr(r.start, r.end - r.start); }
+  // find_dynamo_sites over this file, found on the first ask: MSP101 and
+  // MSP106 both read it. A context lives for one check_facts on one thread.
+  const std::vector<DynamoSite>& dynamo_sites() const;
+  // Filled by dynamo_sites(); public only so the context stays an aggregate.
+  mutable std::optional<std::vector<DynamoSite>> dynamo_sites_ = std::nullopt;
 };
 
 struct Rule {
