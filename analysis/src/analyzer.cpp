@@ -15,6 +15,11 @@
 
 namespace msprobe::analysis {
 
+const std::vector<DynamoSite>& RuleContext::dynamo_sites() const {
+  if (!dynamo_sites_) dynamo_sites_ = find_dynamo_sites(source, facts);
+  return *dynamo_sites_;
+}
+
 std::vector<Finding> check_facts(const SourceText& source, const FileFacts& facts, const AnalysisOptions& options,
                                  const ProjectView* project) {
   std::vector<Finding> findings;

@@ -1,6 +1,5 @@
 // Detection of TorchDynamo use from FileFacts, and the edits that undo it.
 #include "msprobe/analysis/dynamo.h"
-#include "msprobe/analysis/rule.h"
 
 #include "bindings.h"
 
@@ -173,11 +172,6 @@ std::vector<DynamoSite> find_dynamo_sites(const SourceText& source, const FileFa
                           [](const DynamoSite& a, const DynamoSite& b) { return a.range == b.range; }),
               sites.end());
   return sites;
-}
-
-const std::vector<DynamoSite>& RuleContext::dynamo_sites() const {
-  if (!dynamo_sites_) dynamo_sites_ = find_dynamo_sites(source, facts);
-  return *dynamo_sites_;
 }
 
 }  // namespace msprobe::analysis
