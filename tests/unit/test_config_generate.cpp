@@ -9,14 +9,14 @@ using namespace msprobe::analysis::config;
 
 TEST_CASE("generate: the recommended defaults render as msProbe's layout and check clean") {
   GenerateRequest r;
-  r.dump_path = "/work/project/dump_path";
+  r.dump_path = "/home/user/project/dump_path";
   r.step = {{true, 0, ""}, {true, 1, ""}};
   GeneratedConfig g = generate_config(r, {});
   CHECK(g.ok());
   CHECK(g.notes.empty());
   CHECK(g.text == R"({
     "task": "statistics",
-    "dump_path": "/work/project/dump_path",
+    "dump_path": "/home/user/project/dump_path",
     "rank": [],
     "step": [0, 1],
     "level": "L1",

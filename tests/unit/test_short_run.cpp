@@ -71,9 +71,9 @@ TEST_CASE("verify: the config copy keeps every key and limits step and dump_path
 }
 
 TEST_CASE("verify: the short run dumps beside the config's dump_path, never into it") {
-  CHECK(short_run_dump_dir(R"({"dump_path": "/data/dump/"})", "/work") == "/data/dump_verify");
-  CHECK(short_run_dump_dir(R"({"dump_path": "./out"})", "/work") == "/work/out_verify");
-  CHECK(short_run_dump_dir(R"({"task": "statistics"})", "/work") == "/work/msprobe_verify_dump");
+  CHECK(short_run_dump_dir(R"({"dump_path": "/data/dump/"})", "/home/user/proj") == "/data/dump_verify");
+  CHECK(short_run_dump_dir(R"({"dump_path": "./out"})", "/home/user/proj") == "/home/user/proj/out_verify");
+  CHECK(short_run_dump_dir(R"({"task": "statistics"})", "/home/user/proj") == "/home/user/proj/msprobe_verify_dump");
 
   fs::path root = fs::temp_directory_path() / ("msprobe-short-run-" + std::to_string(::getpid()));
   fs::remove_all(root);
