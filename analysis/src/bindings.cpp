@@ -229,44 +229,60 @@ Bindings::Bindings(const FileFacts& facts) : f_(facts) {
   }
 
   // Two rounds so that `self.model = model` and `compiled = model` see what
-  // the right-hand name holds whatever the order of the assignments.
+  // the right-hand name holds whatever the order of the assignments. An
+  // assignment whose first answer read nothing earlier assignments bound
+  // (order_reads_: no name's holdings, no function's return) answers the same
+  // again: the second round merges that answer without classifying it anew.
+  std::vector<std::size_t> first(f_.assignments.size() + 1, 0);
+  for (std::size_t ai = 0; ai < f_.assignments.size(); ++ai)
+    first[ai + 1] = first[ai] + f_.assignments[ai].targets.size();
+  std::vector<Info> infos(first.back());
+  std::vector<bool> settled(f_.assignments.size(), false);
   for (int round = 0; round < 2; ++round) {
     returns_memo_.assign(f_.functions.size(), -1);
-    for (const Assignment& a : f_.assignments) {
-      std::vector<Info> infos(a.targets.size());
-      if (a.targets.size() == a.values.size()) {
-        for (std::size_t i = 0; i < a.targets.size(); ++i) {
-          int vc = i < a.value_calls.size() ? a.value_calls[i] : -1;
-          infos[i] = classify_value(a.values[i], vc, 0);
-        }
-      } else if (a.targets.size() > 1 && a.value_call >= 0) {
-        const Call& c = f_.calls[static_cast<std::size_t>(a.value_call)];
-        if (c.qualified == "deepspeed.initialize") {
-          // engine, optimizer, dataloader, lr_scheduler
-          const uint32_t kinds[] = {kModel | kEngine, kOptimizer, kOther, kScheduler};
-          for (std::size_t i = 0; i < infos.size() && i < 4; ++i) infos[i].holds = kinds[i];
-        } else if (last_name(c.callee) == "prepare" || last_name(c.callee) == "initialize") {
-          // accelerator.prepare(model, optimizer, ...) / amp.initialize(model, optimizer)
-          std::vector<const Argument*> positional;
-          for (const Argument& arg : c.args) {
-            if (arg.keyword.empty()) positional.push_back(&arg);
+    for (std::size_t ai = 0; ai < f_.assignments.size(); ++ai) {
+      const Assignment& a = f_.assignments[ai];
+      Info* in = infos.data() + first[ai];
+      if (!settled[ai]) {
+        const unsigned reads = order_reads_;
+        bool names_read = false;
+        std::fill(in, in + a.targets.size(), Info{});
+        if (a.targets.size() == a.values.size()) {
+          for (std::size_t i = 0; i < a.targets.size(); ++i) {
+            int vc = i < a.value_calls.size() ? a.value_calls[i] : -1;
+            in[i] = classify_value(a.values[i], vc, 0);
           }
-          if (positional.size() == infos.size()) {
-            for (std::size_t i = 0; i < infos.size(); ++i) {
-              auto it = names_.find(positional[i]->text);
-              if (it != names_.end()) infos[i] = it->second;
+        } else if (a.targets.size() > 1 && a.value_call >= 0) {
+          const Call& c = f_.calls[static_cast<std::size_t>(a.value_call)];
+          if (c.qualified == "deepspeed.initialize") {
+            // engine, optimizer, dataloader, lr_scheduler
+            const uint32_t kinds[] = {kModel | kEngine, kOptimizer, kOther, kScheduler};
+            for (std::size_t i = 0; i < a.targets.size() && i < 4; ++i) in[i].holds = kinds[i];
+          } else if (last_name(c.callee) == "prepare" || last_name(c.callee) == "initialize") {
+            // accelerator.prepare(model, optimizer, ...) / amp.initialize(model, optimizer)
+            names_read = true;
+            std::vector<const Argument*> positional;
+            for (const Argument& arg : c.args) {
+              if (arg.keyword.empty()) positional.push_back(&arg);
+            }
+            if (positional.size() == a.targets.size()) {
+              for (std::size_t i = 0; i < a.targets.size(); ++i) {
+                auto it = names_.find(positional[i]->text);
+                if (it != names_.end()) in[i] = it->second;
+              }
             }
           }
         }
+        if (round == 0) settled[ai] = !names_read && order_reads_ == reads;
       }
       for (std::size_t i = 0; i < a.targets.size(); ++i) {
-        const Info& in = infos[i];
-        if (in.holds == 0 && in.grad_target < 0 && in.instance_of < 0 && in.ctor.empty()) continue;
+        const Info& v = in[i];
+        if (v.holds == 0 && v.grad_target < 0 && v.instance_of < 0 && v.ctor.empty()) continue;
         Info& out = names_[a.targets[i]];
-        out.holds |= in.holds;
-        if (!in.ctor.empty()) out.ctor = in.ctor;
-        if (in.grad_target >= 0) out.grad_target = in.grad_target;
-        if (in.instance_of >= 0) out.instance_of = in.instance_of;
+        out.holds |= v.holds;
+        if (!v.ctor.empty()) out.ctor = v.ctor;
+        if (v.grad_target >= 0) out.grad_target = v.grad_target;
+        if (v.instance_of >= 0) out.instance_of = v.instance_of;
       }
     }
   }
@@ -421,6 +437,7 @@ int Bindings::resolve_callee(std::string_view callee, int caller) const {
 }
 
 uint32_t Bindings::function_returns(int function, int depth) const {
+  ++order_reads_;  // its answer depends on the names its returns read, and on the memo
   int& memo = returns_memo_[static_cast<std::size_t>(function)];
   if (memo >= 0) return static_cast<uint32_t>(memo);
   if (memo == -2 || depth > 6) return 0;
@@ -439,6 +456,7 @@ uint32_t Bindings::function_returns(int function, int depth) const {
 Bindings::Info Bindings::classify_value(const std::string& value, int value_call, int depth) const {
   if (value_call >= 0) return classify_call(value_call, depth);
   if (is_dotted_name(value)) {
+    ++order_reads_;
     auto it = names_.find(value);
     if (it != names_.end()) return it->second;
   }
@@ -518,6 +536,7 @@ Bindings::Info Bindings::classify_call(int call, int depth) const {
       return info;
     }
   } else {
+    ++order_reads_;  // `obj.method()` resolves through what `obj` holds
     int fn = resolve_function(c);
     if (fn >= 0) {
       info.holds = function_returns(fn, depth + 1);
@@ -525,6 +544,7 @@ Bindings::Info Bindings::classify_call(int call, int depth) const {
     }
   }
   // Calling something that holds a value (a model's output) gives a tensor.
+  ++order_reads_;
   if (holds(callee) != 0) {
     info.holds = kOther;
     return info;

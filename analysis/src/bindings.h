@@ -104,6 +104,9 @@ class Bindings {
   std::unordered_map<uint64_t, int> calls_by_range_;
   std::vector<bool> module_class_;
   mutable std::vector<int> returns_memo_;  // -1 unknown, -2 in progress, else bits
+  // Reads by classify_* of what assignments bound so far (names_, returns_memo_):
+  // the constructor's second round redoes only the assignments that made some.
+  mutable unsigned order_reads_ = 0;
   // is_model's answers: a file asks about the same few names thousands of times.
   mutable std::map<std::string, bool, std::less<>> is_model_memo_;
   std::vector<std::vector<int>> returns_by_function_;
