@@ -228,7 +228,10 @@ class Builder {
         chunk.begin = sizes();
         if (const Reused r = reuse.find(chunk); r.chunk) {
           chunk.reused_from = static_cast<int32_t>(r.index);
+          const std::size_t calls = f_.calls.size(), decorators = f_.decorators.size();
           copy_chunk(*reuse.facts, *reuse.chunks, r, root);
+          copied_calls_.push_back({calls, f_.calls.size()});
+          copied_decorators_.push_back({decorators, f_.decorators.size()});
           if (is_statement(t_.of(child)) && chunk.begin[idx(FactList::Statements)] < f_.statements.size())
             note_module_statement(child, t_.of(child), static_cast<int>(chunk.begin[idx(FactList::Statements)]));
           ++stats_.reused;
@@ -243,7 +246,7 @@ class Builder {
     for (const Import& imp : f_.imports) {
       if (!imp.bound.empty() && !imp.target.empty()) f_.aliases[imp.bound] = imp.target;
     }
-    resolve_names();
+    resolve_names(reuse.facts);
     if (chunks) chunks->names = std::move(name_use_ranges_);
     f_.chunks = std::move(chunks);
     derive_msprobe(f_);
@@ -537,21 +540,27 @@ class Builder {
     loop_has_body_.resize(f_.loops.size(), false);
   }
 
-  // Names resolve after the pass: an import may come after its first use in
-  // the text (inside a function defined earlier, say).
-  void resolve_names() {
-    // `from torch import compile` then `def compile(...)` at module level: the
-    // def rebinds the name for the code after it, and for every function body
-    // (they run after the module is loaded).
-    std::map<std::string, uint32_t> shadowed_from;  // bound name -> start of the def that rebinds it
-    for (const Function& fn : f_.functions) {
-      if (fn.parent != -1 || fn.class_index != -1 || f_.aliases.find(fn.name) == f_.aliases.end()) continue;
+  // `from torch import compile` then `def compile(...)` at module level: the
+  // def rebinds the name for the code after it, and for every function body
+  // (they run after the module is loaded). Bound name -> start of that def.
+  static std::map<std::string, uint32_t> shadowed_imports(const FileFacts& f) {
+    std::map<std::string, uint32_t> shadowed_from;
+    for (const Function& fn : f.functions) {
+      if (fn.parent != -1 || fn.class_index != -1 || f.aliases.find(fn.name) == f.aliases.end()) continue;
       uint32_t last_import = 0;
-      for (const Import& imp : f_.imports) {
+      for (const Import& imp : f.imports) {
         if (imp.bound == fn.name && imp.top_level) last_import = std::max(last_import, imp.range.start);
       }
       if (fn.range.start > last_import) shadowed_from.emplace(fn.name, fn.range.start);
     }
+    return shadowed_from;
+  }
+
+  // Names resolve after the pass: an import may come after its first use in
+  // the text (inside a function defined earlier, say). `previous`: the facts
+  // the reused chunks were copied from.
+  void resolve_names(const FileFacts* previous) {
+    const std::map<std::string, uint32_t> shadowed_from = shadowed_imports(f_);
     auto resolve = [&](const std::string& callee, uint32_t at, int function) {
       if (!shadowed_from.empty()) {
         auto it = shadowed_from.find(callee.substr(0, callee.find('.')));
@@ -559,8 +568,30 @@ class Builder {
       }
       return qualify(callee);
     };
-    for (Call& c : f_.calls) c.qualified = resolve(c.callee, c.range.start, c.function);
-    for (Decorator& d : f_.decorators) d.qualified = resolve(d.callee, d.range.start, -1);
+    // A copied call or decorator keeps the name it resolved to when the
+    // imports resolve alike: the same aliases, and no def rebinding one of
+    // them (whose reach depends on positions) in either build.
+    const bool keep_copied = previous && shadowed_from.empty() && previous->aliases == f_.aliases &&
+                             shadowed_imports(*previous).empty();
+    auto resolve_all = [&](auto& items, const std::vector<std::pair<std::size_t, std::size_t>>& copied, auto at,
+                           auto function) {
+      std::size_t i = 0;
+      auto upto = [&](std::size_t end) {
+        for (; i < end; ++i) items[i].qualified = resolve(items[i].callee, at(items[i]), function(items[i]));
+      };
+      if (keep_copied) {
+        for (const auto& [begin, end] : copied) {
+          upto(begin);
+          i = end;
+        }
+      }
+      upto(items.size());
+    };
+    resolve_all(
+        f_.calls, copied_calls_, [](const Call& c) { return c.range.start; }, [](const Call& c) { return c.function; });
+    resolve_all(
+        f_.decorators, copied_decorators_, [](const Decorator& d) { return d.range.start; },
+        [](const Decorator&) { return -1; });
     std::vector<NameUse> kept;
     for (const ByteRange& r : name_use_ranges_) {
       std::string_view t = text_.substr(r.start, r.end - r.start);
@@ -1022,6 +1053,8 @@ class Builder {
   std::vector<int> stmt_loop_;       // loop index of each statement that is a loop, else -1
   std::vector<bool> loop_has_body_;  // a body statement was seen
   std::vector<ByteRange> name_use_ranges_;
+  // [begin, end) of the calls and decorators copied from reused chunks, in order.
+  std::vector<std::pair<std::size_t, std::size_t>> copied_calls_, copied_decorators_;
   std::unordered_map<uint64_t, std::vector<Pending>> pending_values_;
   std::vector<Frame> frames_;
   FactsBuildStats stats_;

@@ -130,6 +130,52 @@ TEST_CASE("a statement that shares its line with an edited one is walked again",
   CHECK(s.stats.reused == 2);
 }
 
+// The calls of reused statements keep their resolved names only while the
+// imports resolve alike; each step here changes how they resolve without
+// touching those statements, and is compared with a fresh build.
+TEST_CASE("calls of untouched statements are resolved again when what the imports bind changes", "[incremental]") {
+  PythonParser parser;
+  SourceText text{std::string(kScript)};
+  Analysis a = analyze(parser, text, AnalysisOptions{});
+  auto edit = [&](const std::string& find, const std::string& with) {
+    std::size_t at = text.text().find(find);
+    REQUIRE(at != std::string::npos);
+    Step s = edit_and_compare(parser, text, a, at, at + find.size(), with);
+    a = std::move(s.analysis);
+    return s.stats;
+  };
+  // What each call of `callee` resolved to, in the order of the file.
+  auto qualified_of = [&](const std::string& callee) {
+    std::string out;
+    for (const Call& c : a.facts.calls) {
+      if (c.callee == callee) out += "[" + c.qualified + "]";
+    }
+    return out;
+  };
+  CHECK(qualified_of("PrecisionDebugger") == "[msprobe.pytorch.PrecisionDebugger]");
+  // A module-level def after the import rebinds the name for the code after
+  // it and in every def; the code above it still calls the import.
+  edit("\n\nif __name__", "\n\ndef SGD(*args, **kwargs):\n    return None\n\n\nif __name__");
+  edit("from msprobe.pytorch import PrecisionDebugger\n",
+       "from msprobe.pytorch import PrecisionDebugger\nfrom torch.optim import SGD\n");
+  edit("torch.optim.SGD(model", "SGD(model");
+  edit("return model(x).sum()", "return SGD(model(x)).sum()");
+  CHECK(qualified_of("SGD") == "[torch.optim.SGD][]");
+  // An edit elsewhere, with the rebinding def in both builds.
+  edit("lr=0.1", "lr=0.2");
+  CHECK(qualified_of("SGD") == "[torch.optim.SGD][]");
+  // The def removed, every other statement reused: the call in `helper` is
+  // the import's again.
+  CHECK(edit("\n\ndef SGD(*args, **kwargs):\n    return None\n", "").walked == 0);
+  CHECK(qualified_of("SGD") == "[torch.optim.SGD][torch.optim.SGD]");
+  // The import's target changed (same bound name): every call resolves anew.
+  edit("from torch.optim import SGD\n", "from apex.optimizers import FusedSGD as SGD\n");
+  CHECK(qualified_of("SGD") == "[apex.optimizers.FusedSGD][apex.optimizers.FusedSGD]");
+  // Nothing the imports bind changed: the copied calls keep their names.
+  CHECK(edit("lr=0.2", "lr=0.3").reused > 0);
+  CHECK(qualified_of("SGD") == "[apex.optimizers.FusedSGD][apex.optimizers.FusedSGD]");
+}
+
 TEST_CASE("no previous facts, or facts of a broken tree, mean a full walk", "[incremental]") {
   PythonParser parser;
   SourceText text{std::string("import torch\nx = torch.ones(\ny = 2\n")};
