@@ -4,6 +4,7 @@
 // (TrainerMon) is a different tool: importing only it is not a dump use.
 #include <algorithm>
 #include <set>
+#include <unordered_map>
 
 #include "derive.h"
 #include "msprobe/analysis/text_match.h"
@@ -78,7 +79,7 @@ void derive_msprobe(FileFacts& f) {
   }
   // Names that hold a debugger: assignment targets of a construction, plus
   // the class itself (classmethods).
-  std::set<std::string> debuggers;
+  std::set<std::string, std::less<>> debuggers;
   std::vector<std::string> bound(f.calls.size());
   for (const Assignment& a : f.assignments) {
     for (std::size_t k = 0; k < a.value_calls.size() && k < a.targets.size(); ++k) {
@@ -91,6 +92,9 @@ void derive_msprobe(FileFacts& f) {
       }
     }
   }
+  // Receiver text -> what it resolves to when that is the PrecisionDebugger
+  // class (classmethod calls), else "".
+  std::unordered_map<std::string_view, std::string> class_receivers;
   for (std::size_t i = 0; i < f.calls.size(); ++i) {
     const Call& c = f.calls[i];
     MsprobeUse u;
@@ -112,15 +116,22 @@ void derive_msprobe(FileFacts& f) {
         u.config_path_range = a->range;
       }
     } else {
-      std::size_t dot = c.callee.rfind('.');
-      if (dot == std::string::npos) continue;
-      std::string receiver = c.callee.substr(0, dot), method = c.callee.substr(dot + 1);
-      std::string rq = f.qualify(receiver);
-      bool is_class = starts_with(rq, "msprobe.") && ends_with(rq, ".PrecisionDebugger");
-      if (!debuggers.count(receiver) && !is_class) continue;
-      if (is_class) u.framework = framework_of(rq);
-      u.receiver = receiver;
-      u.method = method;
+      std::string_view callee = c.callee;
+      std::size_t dot = callee.rfind('.');
+      if (dot == std::string_view::npos) continue;
+      std::string_view receiver = callee.substr(0, dot), method = callee.substr(dot + 1);
+      // A file calls methods of the same few receivers thousands of times.
+      auto [known, fresh] = class_receivers.try_emplace(receiver);
+      if (fresh) {
+        known->second = f.qualify(std::string(receiver));
+        const std::string& rq = known->second;
+        if (!(starts_with(rq, "msprobe.") && ends_with(rq, ".PrecisionDebugger"))) known->second.clear();
+      }
+      const bool is_class = !known->second.empty();
+      if (!is_class && debuggers.find(receiver) == debuggers.end()) continue;
+      if (is_class) u.framework = framework_of(known->second);
+      u.receiver = std::string(receiver);
+      u.method = std::string(method);
       if (method == "start") {
         u.kind = MsprobeKind::Start;
         if (const Argument* a = argument(c, "model", 0)) u.model_arg = a->text;
