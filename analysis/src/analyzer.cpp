@@ -16,14 +16,15 @@
 namespace msprobe::analysis {
 
 const std::vector<DynamoSite>& RuleContext::dynamo_sites() const {
+  if (known_dynamo_sites) return *known_dynamo_sites;
   if (!dynamo_sites_) dynamo_sites_ = find_dynamo_sites(source, facts);
   return *dynamo_sites_;
 }
 
 std::vector<Finding> check_facts(const SourceText& source, const FileFacts& facts, const AnalysisOptions& options,
-                                 const ProjectView* project) {
+                                 const ProjectView* project, const std::vector<DynamoSite>* dynamo_sites) {
   std::vector<Finding> findings;
-  RuleContext ctx{source, facts, options, project};
+  RuleContext ctx{source, facts, options, project, dynamo_sites};
   for (const Rule* rule : all_rules()) {
     if (!rule->check || options.disabled_rules.count(std::string(rule->meta.code))) continue;
     std::vector<Finding> local;
@@ -88,12 +89,12 @@ void finish(Analysis& a, const SourceText& source, const AnalysisOptions& option
     ProjectView view = names ? project_view(source, a.facts, *project->snapshot, project->rel, *a.summary, *names)
                              : project_view(source, a.facts, *project->snapshot, project->rel, *a.summary);
     a.times.project = lap(t);
-    a.findings = check_facts(source, a.facts, options, &view);
+    a.findings = check_facts(source, a.facts, options, &view, a.summary ? &a.dynamo_sites : nullptr);
   } else {
     // begin_analysis's summary holds the call effects of these very facts.
     derive_loops(source.view(), a.facts, a.summary ? &a.summary->effects : nullptr);
     a.times.facts += lap(t);
-    a.findings = check_facts(source, a.facts, options);
+    a.findings = check_facts(source, a.facts, options, nullptr, a.summary ? &a.dynamo_sites : nullptr);
   }
   a.times.rules = lap(t);
 }
@@ -117,7 +118,8 @@ Analysis analyze(PythonParser& parser, const SourceText& source, const AnalysisO
   // The previous summary's effects, when its facts are the ones this build reused.
   PreviousEffects before;
   if (previous && previous->summary && previous->facts) before = {previous->facts, &previous->summary->effects};
-  a.summary = summarize(source, a.facts, names, before.effects ? &before : nullptr);
+  a.dynamo_sites = find_dynamo_sites(source, a.facts);
+  a.summary = summarize(source, a.facts, names, before.effects ? &before : nullptr, &a.dynamo_sites);
   a.times.summary = lap(t);
   EffectsBuildStats effects = last_effects_build_stats();
   a.times.calls_derived = effects.derived;
@@ -130,7 +132,8 @@ Analysis begin_analysis(PythonParser& parser, const SourceText& source) {
   Analysis a;
   if (parse_and_build(a, parser, source, nullptr, /*loop_roles=*/false, nullptr)) {
     Clock::time_point t = Clock::now();
-    a.summary = summarize(source, a.facts);
+    a.dynamo_sites = find_dynamo_sites(source, a.facts);
+    a.summary = summarize(source, a.facts, Bindings(a.facts), nullptr, &a.dynamo_sites);
     a.times.summary = lap(t);
   }
   return a;

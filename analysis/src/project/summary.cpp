@@ -122,7 +122,8 @@ std::shared_ptr<const ModuleSummary> summarize(const SourceText& source, const F
 }
 
 std::shared_ptr<const ModuleSummary> summarize(const SourceText& source, const FileFacts& f, const Bindings& names,
-                                               const PreviousEffects* previous) {
+                                               const PreviousEffects* previous,
+                                               const std::vector<DynamoSite>* dynamo_sites) {
   auto s = std::make_shared<ModuleSummary>();
   s->effects = build_effects(f, names, previous);
   s->bytes = static_cast<uint32_t>(source.size());
@@ -132,7 +133,9 @@ std::shared_ptr<const ModuleSummary> summarize(const SourceText& source, const F
     s->imports.push_back({imp.module, imp.name, imp.bound, imp.line, imp.top_level, imp.conditional});
   }
   for (const ClassDef& c : f.classes) s->class_ranges.push_back(c.range);
-  for (const DynamoSite& d : find_dynamo_sites(source, f)) {
+  std::vector<DynamoSite> found;
+  if (!dynamo_sites) dynamo_sites = &(found = find_dynamo_sites(source, f));
+  for (const DynamoSite& d : *dynamo_sites) {
     if (!d.is_import) s->dynamo_lines.push_back(source.line_of(d.range.start));
   }
   if (f.main_guard >= 0)

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "effects.h"
+#include "msprobe/analysis/dynamo.h"
 #include "msprobe/analysis/facts.h"
 #include "msprobe/analysis/source.h"
 
@@ -70,8 +71,10 @@ class ProjectSnapshot;
 // summarize() and project_view() with the file's bindings built once for
 // both (analyze() in a project); `names` must be built over `facts`.
 // With `previous`, the call effects of statements an edit left alone are kept (build_effects).
+// `dynamo_sites`: find_dynamo_sites over `facts`, when the caller has it.
 std::shared_ptr<const ModuleSummary> summarize(const SourceText& source, const FileFacts& facts, const Bindings& names,
-                                               const PreviousEffects* previous = nullptr);
+                                               const PreviousEffects* previous = nullptr,
+                                               const std::vector<DynamoSite>* dynamo_sites = nullptr);
 ProjectView project_view(const SourceText& source, FileFacts& facts, const ProjectSnapshot& project,
                          const std::string& rel, const ModuleSummary& summary, const Bindings& names);
 

@@ -33,6 +33,9 @@ struct Analysis {
   bool timed_out = false;
   // With a project: the file's summary, for the project's index.
   std::shared_ptr<const ModuleSummary> summary;
+  // With the summary: find_dynamo_sites over these facts, which the summary
+  // was built from and the rules read again.
+  std::vector<DynamoSite> dynamo_sites;
   StageTimes times;
 };
 
@@ -60,8 +63,10 @@ void finish_analysis(Analysis& a, const SourceText& source, const AnalysisOption
                      const ProjectInput* project = nullptr);
 
 // The rule and suppression passes alone, over facts already built.
+// `dynamo_sites`: find_dynamo_sites over these facts, when already found.
 std::vector<Finding> check_facts(const SourceText& source, const FileFacts& facts, const AnalysisOptions& options,
-                                 const ProjectView* project = nullptr);
+                                 const ProjectView* project = nullptr,
+                                 const std::vector<DynamoSite>* dynamo_sites = nullptr);
 
 // Maximum number of syntax-error findings reported per file.
 inline constexpr std::size_t kMaxSyntaxFindings = 10;

@@ -101,6 +101,9 @@ struct RuleContext {
   const FileFacts& facts;
   const AnalysisOptions& options;
   const ProjectView* project = nullptr;
+  // find_dynamo_sites over these facts when the caller has it (the module
+  // summary was built from it), else null.
+  const std::vector<DynamoSite>* known_dynamo_sites = nullptr;
   std::string_view text(ByteRange r) const { return source.view().substr(r.start, r.end - r.start); }
   // find_dynamo_sites over this file, found on the first ask: MSP101 and
   // MSP106 both read it. A context lives for one check_facts on one thread.
