@@ -194,8 +194,10 @@ std::string_view receiver_of(std::string_view dotted) {
 }
 
 Bindings::Bindings(const FileFacts& facts) : f_(facts) {
+  calls_by_range_.reserve(f_.calls.size());
   for (std::size_t i = 0; i < f_.calls.size(); ++i)
-    calls_by_range_.emplace(range_key(f_.calls[i].range), static_cast<int>(i));
+    calls_by_range_.emplace_back(range_key(f_.calls[i].range), static_cast<int>(i));
+  std::sort(calls_by_range_.begin(), calls_by_range_.end());  // the first call of a range first
   for (std::size_t i = 0; i < f_.functions.size(); ++i)
     functions_by_name_[f_.functions[i].name].push_back(static_cast<int>(i));
   for (std::size_t i = 0; i < f_.classes.size(); ++i) classes_by_name_[f_.classes[i].name] = static_cast<int>(i);
@@ -351,8 +353,9 @@ bool Bindings::is_local_callable(std::string_view name) const {
 }
 
 int Bindings::call_at(ByteRange r) const {
-  auto it = calls_by_range_.find(range_key(r));
-  return it == calls_by_range_.end() ? -1 : it->second;
+  const uint64_t key = range_key(r);
+  auto it = std::lower_bound(calls_by_range_.begin(), calls_by_range_.end(), std::pair<uint64_t, int>(key, -1));
+  return it == calls_by_range_.end() || it->first != key ? -1 : it->second;
 }
 
 bool Bindings::is_model(std::string_view expr) const {

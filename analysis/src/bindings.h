@@ -101,7 +101,8 @@ class Bindings {
   std::unordered_map<std::string_view, std::vector<int>> functions_by_name_;
   std::unordered_map<std::string_view, int> classes_by_name_;
   std::unordered_set<std::string_view> imported_;  // views into FileFacts::imports
-  std::unordered_map<uint64_t, int> calls_by_range_;
+  // (start << 32 | end, call index), sorted: one allocation, not one per call.
+  std::vector<std::pair<uint64_t, int>> calls_by_range_;
   std::vector<bool> module_class_;
   mutable std::vector<int> returns_memo_;  // -1 unknown, -2 in progress, else bits
   // Reads by classify_* of what assignments bound so far (names_, returns_memo_):
