@@ -12,10 +12,14 @@ using NameIndex = std::unordered_map<std::string_view, int>;  // views into File
 
 int resolve(const Call& c, const NameIndex& plain, const NameIndex& methods, const NameIndex& inits) {
   std::string_view callee = c.callee;
-  if (auto it = plain.find(callee); it != plain.end()) return it->second;
-  if (callee.substr(0, 5) == "self." && callee.find('.', 5) == std::string_view::npos) {
-    if (auto it = methods.find(callee.substr(5)); it != methods.end()) return it->second;
+  // Def and class names hold no dot: a dotted callee can only be `self.method`.
+  if (callee.find('.') != std::string_view::npos) {
+    if (callee.substr(0, 5) == "self." && callee.find('.', 5) == std::string_view::npos) {
+      if (auto it = methods.find(callee.substr(5)); it != methods.end()) return it->second;
+    }
+    return -1;
   }
+  if (auto it = plain.find(callee); it != plain.end()) return it->second;
   // Class(...) runs its __init__.
   if (auto it = inits.find(callee); it != inits.end()) return it->second;
   return -1;
