@@ -80,7 +80,7 @@ void derive_msprobe(FileFacts& f) {
   // Names that hold a debugger: assignment targets of a construction, plus
   // the class itself (classmethods).
   std::set<std::string, std::less<>> debuggers;
-  std::vector<std::string> bound(f.calls.size());
+  std::unordered_map<int, const std::string*> bound;  // construction call -> the target it is assigned to
   for (const Assignment& a : f.assignments) {
     for (std::size_t k = 0; k < a.value_calls.size() && k < a.targets.size(); ++k) {
       int vc = a.value_calls[k];
@@ -88,7 +88,7 @@ void derive_msprobe(FileFacts& f) {
       const Call& c = f.calls[static_cast<std::size_t>(vc)];
       if (is_msprobe_api(c.qualified, "PrecisionDebugger")) {
         debuggers.insert(a.targets[k]);
-        bound[static_cast<std::size_t>(vc)] = a.targets[k];
+        bound[vc] = &a.targets[k];
       }
     }
   }
@@ -97,29 +97,18 @@ void derive_msprobe(FileFacts& f) {
   std::unordered_map<std::string_view, std::string> class_receivers;
   for (std::size_t i = 0; i < f.calls.size(); ++i) {
     const Call& c = f.calls[i];
-    MsprobeUse u;
-    u.range = c.range;
-    u.line = c.line;
-    u.call = static_cast<int>(i);
-    u.function = c.function;
-    u.loop = c.loop;
-    u.framework = framework_of(c.qualified);
-    if (is_msprobe_api(c.qualified, "seed_all")) {
-      u.kind = MsprobeKind::SeedAll;
-      u.method = "seed_all";
-    } else if (is_msprobe_api(c.qualified, "PrecisionDebugger")) {
-      u.kind = MsprobeKind::Construct;
-      u.method = "PrecisionDebugger";
-      u.bound_to = bound[i];
-      if (const Argument* a = argument(c, "config_path", 0)) {
-        u.config_path = a->text;
-        u.config_path_range = a->range;
-      }
-    } else {
+    // What the call is, before anything is built for it: most calls are none.
+    const bool api = starts_with(c.qualified, "msprobe.");
+    const bool seed = api && is_msprobe_api(c.qualified, "seed_all");
+    const bool construct = api && !seed && is_msprobe_api(c.qualified, "PrecisionDebugger");
+    std::string_view receiver, method;
+    const std::string* class_qualified = nullptr;  // the receiver is the debugger class
+    if (!seed && !construct) {
       std::string_view callee = c.callee;
       std::size_t dot = callee.rfind('.');
       if (dot == std::string_view::npos) continue;
-      std::string_view receiver = callee.substr(0, dot), method = callee.substr(dot + 1);
+      receiver = callee.substr(0, dot);
+      method = callee.substr(dot + 1);
       // A file calls methods of the same few receivers thousands of times.
       auto [known, fresh] = class_receivers.try_emplace(receiver);
       if (fresh) {
@@ -127,9 +116,28 @@ void derive_msprobe(FileFacts& f) {
         const std::string& rq = known->second;
         if (!(starts_with(rq, "msprobe.") && ends_with(rq, ".PrecisionDebugger"))) known->second.clear();
       }
-      const bool is_class = !known->second.empty();
-      if (!is_class && debuggers.find(receiver) == debuggers.end()) continue;
-      if (is_class) u.framework = framework_of(known->second);
+      if (!known->second.empty()) class_qualified = &known->second;
+      if (!class_qualified && debuggers.find(receiver) == debuggers.end()) continue;
+    }
+    MsprobeUse u;
+    u.range = c.range;
+    u.line = c.line;
+    u.call = static_cast<int>(i);
+    u.function = c.function;
+    u.loop = c.loop;
+    u.framework = framework_of(class_qualified ? *class_qualified : c.qualified);
+    if (seed) {
+      u.kind = MsprobeKind::SeedAll;
+      u.method = "seed_all";
+    } else if (construct) {
+      u.kind = MsprobeKind::Construct;
+      u.method = "PrecisionDebugger";
+      if (auto b = bound.find(static_cast<int>(i)); b != bound.end()) u.bound_to = *b->second;
+      if (const Argument* a = argument(c, "config_path", 0)) {
+        u.config_path = a->text;
+        u.config_path_range = a->range;
+      }
+    } else {
       u.receiver = std::string(receiver);
       u.method = std::string(method);
       if (method == "start") {
@@ -145,7 +153,7 @@ void derive_msprobe(FileFacts& f) {
         u.kind = MsprobeKind::Other;
       }
     }
-    uses.push_back(u);
+    uses.push_back(std::move(u));
   }
   std::stable_sort(uses.begin(), uses.end(),
                    [](const MsprobeUse& a, const MsprobeUse& b) { return a.range.start < b.range.start; });
