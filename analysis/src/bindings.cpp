@@ -122,22 +122,19 @@ bool returns_self(std::string_view method) {
 
 }  // namespace
 
-bool is_name_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-         static_cast<unsigned char>(c) >= 0x80;
-}
-
 bool is_dotted_name(std::string_view s) {
-  if (s.empty() || s.front() == '.' || s.back() == '.') return false;
-  std::size_t start = 0;
-  while (start <= s.size()) {
-    std::size_t dot = s.find('.', start);
-    std::string_view part = s.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
-    if (!is_identifier(part)) return false;
-    if (dot == std::string_view::npos) break;
-    start = dot + 1;
+  // One pass: identifiers (not starting with a digit) joined by single dots.
+  bool part_start = true;
+  for (char c : s) {
+    if (c == '.') {
+      if (part_start) return false;
+      part_start = true;
+      continue;
+    }
+    if (!is_name_char(c) || (part_start && c >= '0' && c <= '9')) return false;
+    part_start = false;
   }
-  return true;
+  return !part_start;
 }
 
 const std::vector<AssignmentsByTarget::Ref>& AssignmentsByTarget::of(std::string_view target) const {
@@ -181,16 +178,6 @@ std::string lowered(std::string_view s) {
   std::string out;
   lowered_into(s, out);
   return out;
-}
-
-std::string_view last_name(std::string_view dotted) {
-  std::size_t dot = dotted.rfind('.');
-  return dot == std::string_view::npos ? dotted : dotted.substr(dot + 1);
-}
-
-std::string_view receiver_of(std::string_view dotted) {
-  std::size_t dot = dotted.rfind('.');
-  return dot == std::string_view::npos ? std::string_view() : dotted.substr(0, dot);
 }
 
 Bindings::Bindings(const FileFacts& facts) : f_(facts) {

@@ -147,13 +147,22 @@ class AssignmentsByTarget {
 // Lower-case copy.
 std::string lowered(std::string_view s);
 // The part after the last '.', or the whole text.
-std::string_view last_name(std::string_view dotted);
+inline std::string_view last_name(std::string_view dotted) {
+  std::size_t dot = dotted.rfind('.');
+  return dot == std::string_view::npos ? dotted : dotted.substr(dot + 1);
+}
 // The part before the last '.', or empty.
-std::string_view receiver_of(std::string_view dotted);
+inline std::string_view receiver_of(std::string_view dotted) {
+  std::size_t dot = dotted.rfind('.');
+  return dot == std::string_view::npos ? std::string_view() : dotted.substr(0, dot);
+}
 // `a.b.c`: identifiers joined by dots, nothing else.
 bool is_dotted_name(std::string_view s);
 // A character of a Python identifier (non-ASCII bytes included).
-bool is_name_char(char c);
+inline bool is_name_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         static_cast<unsigned char>(c) >= 0x80;
+}
 
 // Calls `f(name, called, attribute)` for every dotted name in source text, in
 // order (`out.mean` in `out.mean()` is called; `b` in `a().b` is an
