@@ -234,7 +234,7 @@ std::optional<Fix> move_up_in_block(const RuleContext& ctx, const ConstructSite&
 void check(const RuleContext& ctx, FindingSink& sink) {
   const FileFacts& f = ctx.facts;
   for (const Call& c : f.calls) {
-    if (c.qualified == "vllm.LLM") return;  // offline vLLM: MSP503 decides the order
+    if (std::string_view(c.qualified) == "vllm.LLM") return;  // offline vLLM: MSP503 decides the order
   }
   std::vector<ConstructSite> sites = construct_sites(ctx.source, f);
   // A module-level construction before any model code already hooked

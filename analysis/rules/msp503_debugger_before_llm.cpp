@@ -63,7 +63,7 @@ void check(const RuleContext& ctx, FindingSink& sink) {
   const FileFacts& f = ctx.facts;
   const Call* llm = nullptr;
   for (const Call& c : f.calls) {
-    if (c.qualified == "vllm.LLM") {
+    if (std::string_view(c.qualified) == "vllm.LLM") {
       llm = &c;
       break;
     }

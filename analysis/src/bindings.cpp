@@ -469,7 +469,7 @@ Bindings::Info Bindings::classify_call(int call, int depth) const {
     return classify_value(std::string(recv), -1, depth + 1);
   }
 
-  const std::string& q = c.qualified;
+  const std::string_view q = c.qualified;  // compared by length first, unlike std::string == const char*
   if (!q.empty()) {
     std::string lq = lowered(q);
     std::string_view lastq = last_name(q);

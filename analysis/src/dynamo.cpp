@@ -12,7 +12,7 @@
 namespace msprobe::analysis {
 namespace {
 
-bool is_dynamo_name(const std::string& q) { return q == "torch._dynamo" || starts_with(q, "torch._dynamo."); }
+bool is_dynamo_name(std::string_view q) { return q == "torch._dynamo" || starts_with(q, "torch._dynamo."); }
 
 std::string lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -80,7 +80,8 @@ std::vector<DynamoSite> find_dynamo_sites(const SourceText& source, const FileFa
     if (c.qualified.empty() ? !ends_with(c.callee, ".compile") : !starts_with(c.qualified, "torch.")) continue;
     DynamoSite s;
     s.range = c.range;
-    if (c.qualified == "torch.compile" || c.qualified == "torch.compiler.compile") {
+    const std::string_view q = c.qualified;  // compared by length first, unlike std::string == const char*
+    if (q == "torch.compile" || q == "torch.compiler.compile") {
       s.form = DynamoForm::Call;
       s.description = "torch.compile(...)";
       const Argument* first = nullptr;
@@ -102,7 +103,7 @@ std::vector<DynamoSite> find_dynamo_sites(const SourceText& source, const FileFa
     } else if (is_dynamo_name(c.qualified)) {
       s.form = DynamoForm::Dynamo;
       s.description = c.qualified + "(...)";
-    } else if (c.qualified == "torch.jit.script" || c.qualified == "torch.jit.trace") {
+    } else if (q == "torch.jit.script" || q == "torch.jit.trace") {
       s.form = DynamoForm::Jit;
       s.description = c.qualified + "(...)";
     } else if (c.qualified.empty() && c.callee.size() > 8 && ends_with(c.callee, ".compile") &&

@@ -113,7 +113,7 @@ ModuleTraining::ModuleTraining(const FileFacts& facts, const Bindings& bindings)
   for (const Call& c : f_.calls) {
     std::string_view last = last_name(c.callee), recv = receiver_of(c.callee);
     if (recv.empty() || !is_dotted_name(recv)) continue;
-    bool first_false = !c.args.empty() && c.args.front().text == "False";
+    bool first_false = !c.args.empty() && std::string_view(c.args.front().text) == "False";
     if (last == "requires_grad_" && first_false) add(frozen_, recv);
     else if (last == "eval" && c.args.empty()) add(evaluated, recv);
     else if (last == "train" && !first_false) add(put_in_train, recv);

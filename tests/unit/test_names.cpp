@@ -12,12 +12,27 @@ TEST_CASE("is_dotted_name accepts identifiers joined by single dots, nothing els
     bool dotted;
   };
   const Case cases[] = {
-      {"model", true},         {"self.model", true},  {"torch.nn.Linear", true}, {"_x.y_1", true},
-      {"mod\xc3\xa8le.net", true},                                                // non-ASCII identifier bytes
-      {"", false},             {".", false},          {".model", false},         {"model.", false},
-      {"a..b", false},         {"1model", false},     {"a.1b", false},           {"a1.b2", true},
-      {"model()", false},      {"a[0].b", false},     {"a .b", false},           {"a-b", false},
-      {"x.y.z.w", true},       {"_", true},           {"a.", false},             {"0", false},
+      {"model", true},
+      {"self.model", true},
+      {"torch.nn.Linear", true},
+      {"_x.y_1", true},
+      {"mod\xc3\xa8le.net", true},  // non-ASCII identifier bytes
+      {"", false},
+      {".", false},
+      {".model", false},
+      {"model.", false},
+      {"a..b", false},
+      {"1model", false},
+      {"a.1b", false},
+      {"a1.b2", true},
+      {"model()", false},
+      {"a[0].b", false},
+      {"a .b", false},
+      {"a-b", false},
+      {"x.y.z.w", true},
+      {"_", true},
+      {"a.", false},
+      {"0", false},
   };
   for (const Case& c : cases) {
     INFO("'" << c.text << "'");

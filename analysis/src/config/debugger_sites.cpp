@@ -11,7 +11,7 @@ namespace {
 bool is_debugger_call(const Call& c) {
   if (!c.qualified.empty()) return ends_with(c.qualified, "PrecisionDebugger") && starts_with(c.qualified, "msprobe");
   // Unresolved: a star import (`from msprobe.pytorch import *`) or a name bound some other way.
-  return c.callee == "PrecisionDebugger";
+  return std::string_view(c.callee) == "PrecisionDebugger";  // length first
 }
 
 }  // namespace

@@ -142,7 +142,8 @@ std::shared_ptr<const ModuleSummary> summarize(const SourceText& source, const F
     s->main_guard_line = static_cast<int>(f.statements[static_cast<std::size_t>(f.main_guard)].line);
 
   for (const Call& c : f.calls) {
-    bool insert = c.qualified == "sys.path.insert", append = c.qualified == "sys.path.append";
+    const std::string_view q = c.qualified;  // compared by length first, unlike std::string == const char*
+    bool insert = q == "sys.path.insert", append = q == "sys.path.append";
     if (!insert && !append) continue;
     std::size_t want = insert ? 1 : 0, positional = 0;
     for (const Argument& a : c.args) {
