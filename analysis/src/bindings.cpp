@@ -28,8 +28,6 @@ bool is_identifier(std::string_view s) {
   return true;
 }
 
-uint64_t range_key(ByteRange r) { return (static_cast<uint64_t>(r.start) << 32) | r.end; }
-
 bool is_optimizer_class(std::string_view name) {
   static const std::string_view kNames[] = {"SGD",
                                             "Adam",
@@ -183,8 +181,9 @@ std::string lowered(std::string_view s) {
 Bindings::Bindings(const FileFacts& facts) : f_(facts) {
   calls_by_range_.reserve(f_.calls.size());
   for (std::size_t i = 0; i < f_.calls.size(); ++i)
-    calls_by_range_.emplace_back(range_key(f_.calls[i].range), static_cast<int>(i));
-  std::sort(calls_by_range_.begin(), calls_by_range_.end());  // the first call of a range first
+    calls_by_range_.push_back({f_.calls[i].range.start, f_.calls[i].range.end, static_cast<int>(i)});
+  if (!std::is_sorted(calls_by_range_.begin(), calls_by_range_.end(), call_key_less))
+    std::sort(calls_by_range_.begin(), calls_by_range_.end(), call_key_less);
   for (std::size_t i = 0; i < f_.functions.size(); ++i)
     functions_by_name_[f_.functions[i].name].push_back(static_cast<int>(i));
   for (std::size_t i = 0; i < f_.classes.size(); ++i) classes_by_name_[f_.classes[i].name] = static_cast<int>(i);
@@ -340,9 +339,10 @@ bool Bindings::is_local_callable(std::string_view name) const {
 }
 
 int Bindings::call_at(ByteRange r) const {
-  const uint64_t key = range_key(r);
-  auto it = std::lower_bound(calls_by_range_.begin(), calls_by_range_.end(), std::pair<uint64_t, int>(key, -1));
-  return it == calls_by_range_.end() || it->first != key ? -1 : it->second;
+  // The first call of the range (lowest index), as a hash of ranges kept it.
+  auto it = std::lower_bound(calls_by_range_.begin(), calls_by_range_.end(), CallKey{r.start, r.end, -1},
+                             call_key_less);
+  return it == calls_by_range_.end() || it->start != r.start || it->end != r.end ? -1 : it->index;
 }
 
 bool Bindings::is_model(std::string_view expr) const {

@@ -101,8 +101,19 @@ class Bindings {
   std::unordered_map<std::string_view, std::vector<int>> functions_by_name_;
   std::unordered_map<std::string_view, int> classes_by_name_;
   std::unordered_set<std::string_view> imported_;  // views into FileFacts::imports
-  // (start << 32 | end, call index), sorted: one allocation, not one per call.
-  std::vector<std::pair<uint64_t, int>> calls_by_range_;
+  // Calls by range: start ascending, then end descending (a call before the
+  // calls inside it), then index. The facts list calls in that order already
+  // (pre-order), so building it is one pass; one allocation, not one per call.
+  struct CallKey {
+    uint32_t start, end;
+    int index;
+  };
+  static bool call_key_less(const CallKey& a, const CallKey& b) {
+    if (a.start != b.start) return a.start < b.start;
+    if (a.end != b.end) return a.end > b.end;
+    return a.index < b.index;
+  }
+  std::vector<CallKey> calls_by_range_;
   std::vector<bool> module_class_;
   mutable std::vector<int> returns_memo_;  // -1 unknown, -2 in progress, else bits
   // Reads by classify_* of what assignments bound so far (names_, returns_memo_):
