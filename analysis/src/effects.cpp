@@ -333,6 +333,7 @@ class EffectBuilder {
 
   // `param` (or `param.data`) updated from its own gradient: `text` reads `param.grad`.
   static bool uses_own_grad(std::string_view param, std::string_view text) {
+    if (text.find(".grad") == std::string_view::npos) return false;  // most values: no key to build
     while (ends_with(param, ".data")) param.remove_suffix(5);
     if (param.empty() || !plain_dotted(param) || ends_with(param, ".grad")) return false;
     std::string key = std::string(param) + ".grad";
