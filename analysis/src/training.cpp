@@ -112,6 +112,7 @@ ModuleTraining::ModuleTraining(const FileFacts& facts, const Bindings& bindings)
   Names evaluated, put_in_train;
   for (const Call& c : f_.calls) {
     std::string_view last = last_name(c.callee), recv = receiver_of(c.callee);
+    if (last != "requires_grad_" && last != "eval" && last != "train") continue;
     if (recv.empty() || !is_dotted_name(recv)) continue;
     bool first_false = !c.args.empty() && std::string_view(c.args.front().text) == "False";
     if (last == "requires_grad_" && first_false) add(frozen_, recv);
@@ -137,10 +138,10 @@ ModuleTraining::ModuleTraining(const FileFacts& facts, const Bindings& bindings)
 
 bool ModuleTraining::Names::matches(std::string_view expr) const {
   expr = without_module_suffix(expr);
-  if (exact_.count(std::string(expr))) return true;
+  if (exact_.count(expr)) return true;
   std::string_view tail = after_root(expr);
   if (tail.empty()) return false;
-  return (starts_with(expr, "self.") ? tails_ : self_tails_).count(std::string(tail)) != 0;
+  return (starts_with(expr, "self.") ? tails_ : self_tails_).count(tail) != 0;
 }
 
 void ModuleTraining::Names::add(std::string_view expr) {

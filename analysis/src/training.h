@@ -7,9 +7,9 @@
 // makes `unet` trained; `text_encoder.requires_grad_(False)` makes it frozen.
 #pragma once
 
+#include <set>
 #include <string>
 #include <string_view>
-#include <unordered_set>
 #include <vector>
 
 #include "bindings.h"
@@ -43,7 +43,8 @@ class ModuleTraining {
     std::vector<std::string> items;
 
    private:
-    std::unordered_set<std::string> exact_, tails_, self_tails_;
+    // Ordered with transparent lookup: a query by string_view allocates nothing.
+    std::set<std::string, std::less<>> exact_, tails_, self_tails_;
   };
 
  private:
