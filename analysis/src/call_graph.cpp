@@ -34,16 +34,28 @@ CallGraph::CallGraph(const FileFacts& f) : f_(f) {
     int idx = static_cast<int>(i);
     if (fn.class_name.empty()) plain.emplace(fn.name, idx);  // the first definition wins
     else methods.emplace(fn.name, idx);
-    if (fn.name == "__init__" && !fn.class_name.empty()) inits.emplace(fn.class_name, idx);
+    if (std::string_view(fn.name) == "__init__" && !fn.class_name.empty()) inits.emplace(fn.class_name, idx);
   }
   targets_.resize(f.calls.size(), -1);
-  calls_in_.resize(f.functions.size());
-  callers_.resize(f.functions.size());
+  // Counted, then placed: each group keeps the calls in file order.
+  calls_in_.at.assign(f.functions.size() + 1, 0);
+  callers_.at.assign(f.functions.size() + 1, 0);
   for (std::size_t i = 0; i < f.calls.size(); ++i) {
     const Call& c = f.calls[i];
     targets_[i] = resolve(c, plain, methods, inits);
-    if (c.function >= 0) calls_in_[static_cast<std::size_t>(c.function)].push_back(static_cast<int>(i));
-    if (targets_[i] >= 0) callers_[static_cast<std::size_t>(targets_[i])].push_back(static_cast<int>(i));
+    if (c.function >= 0) ++calls_in_.at[static_cast<std::size_t>(c.function) + 1];
+    if (targets_[i] >= 0) ++callers_.at[static_cast<std::size_t>(targets_[i]) + 1];
+  }
+  for (Groups* g : {&calls_in_, &callers_}) {
+    for (std::size_t k = 1; k < g->at.size(); ++k) g->at[k] += g->at[k - 1];
+    g->calls.resize(g->at.back());
+  }
+  std::vector<uint32_t> in_next(calls_in_.at.begin(), calls_in_.at.end() - 1);
+  std::vector<uint32_t> callers_next(callers_.at.begin(), callers_.at.end() - 1);
+  for (std::size_t i = 0; i < f.calls.size(); ++i) {
+    const int fn = f.calls[i].function, target = targets_[i];
+    if (fn >= 0) calls_in_.calls[in_next[static_cast<std::size_t>(fn)]++] = static_cast<int>(i);
+    if (target >= 0) callers_.calls[callers_next[static_cast<std::size_t>(target)]++] = static_cast<int>(i);
   }
 }
 
@@ -53,7 +65,7 @@ std::set<int> CallGraph::reachable(int fn, int depth) const {
   for (int d = 0; d < depth && !frontier.empty(); ++d) {
     std::vector<int> next;
     for (int g : frontier) {
-      for (int call : calls_in_[static_cast<std::size_t>(g)]) {
+      for (int call : calls_in_.of(g)) {
         int callee = target(call);
         if (callee >= 0 && seen.insert(callee).second) next.push_back(callee);
       }
@@ -69,7 +81,7 @@ std::optional<LoopCaller> CallGraph::loop_calling(int fn, int depth) const {
   for (int d = 0; d < depth && !frontier.empty(); ++d) {
     std::vector<int> next;
     for (int g : frontier) {
-      for (int call : callers_[static_cast<std::size_t>(g)]) {
+      for (int call : callers_.of(g)) {
         const Call& c = f_.calls[static_cast<std::size_t>(call)];
         // A recursive call, or one from inside the function itself, is no outside loop.
         if (c.function >= 0 && function_within(f_, c.function, fn)) continue;

@@ -4,6 +4,7 @@
 // files. Built once per check: every call is resolved a single time.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <set>
 #include <vector>
@@ -32,10 +33,26 @@ class CallGraph {
   std::optional<LoopCaller> loop_calling(int fn, int depth = 4) const;
 
  private:
+  // Calls grouped per function, in file order: function g's are
+  // calls[at[g]] .. calls[at[g + 1]] (two arrays, not a vector per function).
+  struct Groups {
+    std::vector<uint32_t> at;  // functions + 1 offsets
+    std::vector<int> calls;
+    struct Span {
+      const int* first;
+      const int* last;
+      const int* begin() const { return first; }
+      const int* end() const { return last; }
+    };
+    Span of(int g) const {
+      return {calls.data() + at[static_cast<std::size_t>(g)], calls.data() + at[static_cast<std::size_t>(g) + 1]};
+    }
+  };
+
   const FileFacts& f_;
-  std::vector<int> targets_;                // per call
-  std::vector<std::vector<int>> calls_in_;  // per function: its calls
-  std::vector<std::vector<int>> callers_;   // per function: calls that target it
+  std::vector<int> targets_;  // per call
+  Groups calls_in_;           // per function: its calls
+  Groups callers_;            // per function: calls that target it
 };
 
 // One-off lookups (each builds a graph; use CallGraph when asking many times).
