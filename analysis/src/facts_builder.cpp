@@ -228,10 +228,7 @@ class Builder {
         chunk.begin = sizes();
         if (const Reused r = reuse.find(chunk); r.chunk) {
           chunk.reused_from = static_cast<int32_t>(r.index);
-          const std::size_t calls = f_.calls.size(), decorators = f_.decorators.size();
           copy_chunk(*reuse.facts, *reuse.chunks, r, root);
-          copied_calls_.push_back({calls, f_.calls.size()});
-          copied_decorators_.push_back({decorators, f_.decorators.size()});
           if (is_statement(t_.of(child)) && chunk.begin[idx(FactList::Statements)] < f_.statements.size())
             note_module_statement(child, t_.of(child), static_cast<int>(chunk.begin[idx(FactList::Statements)]));
           ++stats_.reused;
@@ -246,7 +243,7 @@ class Builder {
     for (const Import& imp : f_.imports) {
       if (!imp.bound.empty() && !imp.target.empty()) f_.aliases[imp.bound] = imp.target;
     }
-    resolve_names(reuse.facts);
+    resolve_names(reuse.facts, chunks.get());
     if (chunks) chunks->names = std::move(name_use_ranges_);
     f_.chunks = std::move(chunks);
     derive_msprobe(f_);
@@ -558,8 +555,8 @@ class Builder {
 
   // Names resolve after the pass: an import may come after its first use in
   // the text (inside a function defined earlier, say). `previous`: the facts
-  // the reused chunks were copied from.
-  void resolve_names(const FileFacts* previous) {
+  // the reused chunks of `chunks` were copied from.
+  void resolve_names(const FileFacts* previous, const FactChunks* chunks) {
     const std::map<std::string, uint32_t> shadowed_from = shadowed_imports(f_);
     auto resolve = [&](const std::string& callee, uint32_t at, int function) {
       if (!shadowed_from.empty()) {
@@ -571,27 +568,31 @@ class Builder {
     // A copied call or decorator keeps the name it resolved to when the
     // imports resolve alike: the same aliases, and no def rebinding one of
     // them (whose reach depends on positions) in either build.
-    const bool keep_copied = previous && shadowed_from.empty() && previous->aliases == f_.aliases &&
-                             shadowed_imports(*previous).empty();
-    auto resolve_all = [&](auto& items, const std::vector<std::pair<std::size_t, std::size_t>>& copied, auto at,
-                           auto function) {
+    const FactChunks* keeping = chunks && previous && shadowed_from.empty() && previous->aliases == f_.aliases &&
+                                        shadowed_imports(*previous).empty()
+                                    ? chunks
+                                    : nullptr;
+    // Calls `resolve_at(i)` for each entry of `list` not copied from a reused
+    // chunk (each entry when nothing is kept); a chunk's entries run to the
+    // next chunk's start, the last one's to the end, as copy_chunk reads them.
+    auto each_to_resolve = [&](FactList list, std::size_t size, auto&& resolve_at) {
       std::size_t i = 0;
-      auto upto = [&](std::size_t end) {
-        for (; i < end; ++i) items[i].qualified = resolve(items[i].callee, at(items[i]), function(items[i]));
-      };
-      if (keep_copied) {
-        for (const auto& [begin, end] : copied) {
-          upto(begin);
-          i = end;
-        }
+      for (std::size_t k = 0; keeping && k < keeping->chunks.size(); ++k) {
+        if (keeping->chunks[k].reused_from < 0) continue;
+        const std::size_t begin = keeping->chunks[k].begin[idx(list)];
+        for (; i < begin; ++i) resolve_at(i);
+        i = k + 1 < keeping->chunks.size() ? keeping->chunks[k + 1].begin[idx(list)] : size;
       }
-      upto(items.size());
+      for (; i < size; ++i) resolve_at(i);
     };
-    resolve_all(
-        f_.calls, copied_calls_, [](const Call& c) { return c.range.start; }, [](const Call& c) { return c.function; });
-    resolve_all(
-        f_.decorators, copied_decorators_, [](const Decorator& d) { return d.range.start; },
-        [](const Decorator&) { return -1; });
+    each_to_resolve(FactList::Calls, f_.calls.size(), [&](std::size_t i) {
+      Call& c = f_.calls[i];
+      c.qualified = resolve(c.callee, c.range.start, c.function);
+    });
+    each_to_resolve(FactList::Decorators, f_.decorators.size(), [&](std::size_t i) {
+      Decorator& d = f_.decorators[i];
+      d.qualified = resolve(d.callee, d.range.start, -1);
+    });
     std::vector<NameUse> kept;
     for (const ByteRange& r : name_use_ranges_) {
       std::string_view t = text_.substr(r.start, r.end - r.start);
@@ -1053,8 +1054,6 @@ class Builder {
   std::vector<int> stmt_loop_;       // loop index of each statement that is a loop, else -1
   std::vector<bool> loop_has_body_;  // a body statement was seen
   std::vector<ByteRange> name_use_ranges_;
-  // [begin, end) of the calls and decorators copied from reused chunks, in order.
-  std::vector<std::pair<std::size_t, std::size_t>> copied_calls_, copied_decorators_;
   std::unordered_map<uint64_t, std::vector<Pending>> pending_values_;
   std::vector<Frame> frames_;
   FactsBuildStats stats_;
