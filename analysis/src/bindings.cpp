@@ -19,14 +19,8 @@ bool contains_any(std::string_view s, std::initializer_list<std::string_view> wo
 }
 bool upper_first(std::string_view s) { return !s.empty() && std::isupper(static_cast<unsigned char>(s[0])); }
 
-bool is_identifier(std::string_view s) {
-  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
-  for (char c : s) {
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || static_cast<unsigned char>(c) >= 0x80))
-      return false;
-  }
-  return true;
-}
+// One name: a dotted name without a dot.
+bool is_identifier(std::string_view s) { return s.find('.') == std::string_view::npos && is_dotted_name(s); }
 
 bool is_optimizer_class(std::string_view name) {
   static const std::string_view kNames[] = {"SGD",
