@@ -90,13 +90,13 @@ describe('parseRangeList', () => {
 
 describe('validateDumpPath', () => {
   it('accepts msProbe-safe paths', () => {
-    for (const p of ['./dump_path', '/home/u/work/dump_path', 'C:/x/y', 'a-b_c.d']) assert.equal(w.validateDumpPath(p), undefined, p);
+    for (const p of ['./dump_path', '/data/run1/dump_path', 'C:/x/y', 'a-b_c.d']) assert.equal(w.validateDumpPath(p), undefined, p);
   });
   it('rejects empty and special characters, naming them', () => {
     assert.match(w.validateDumpPath('  ') ?? '', /required/);
-    assert.match(w.validateDumpPath('/tmp/my dump') ?? '', /space/);
-    assert.match(w.validateDumpPath('/tmp/a$b') ?? '', /"\$"/);
-    assert.match(w.validateDumpPath('/tmp/数据') ?? '', /only letters/);
+    assert.match(w.validateDumpPath('/data/my dump') ?? '', /space/);
+    assert.match(w.validateDumpPath('/data/a$b') ?? '', /"\$"/);
+    assert.match(w.validateDumpPath('/data/数据') ?? '', /only letters/);
   });
   it('defaults to <folder>/dump_path', () => {
     assert.equal(w.defaultDumpPath('/ws/proj'), '/ws/proj/dump_path');
