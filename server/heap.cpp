@@ -66,14 +66,11 @@ std::optional<std::string> huge_page_tunables(const char* tunables, const std::s
   return value + "glibc.malloc.hugetlb=1";
 }
 
-namespace {
-// Carries the user's GLIBC_TUNABLES across the respawn: "-" when it was
-// unset, else "+" and its value.
-constexpr const char* kSavedTunables = "MSPROBE_LSP_USER_GLIBC_TUNABLES";
-}  // namespace
-
 void respawn_with_huge_pages(char** argv) {
 #if defined(__GLIBC__) && defined(__linux__) && !defined(MSPROBE_LSP_SANITIZED_HEAP)
+  // Carries the user's GLIBC_TUNABLES across the respawn: "-" when it was
+  // unset, else "+" and its value.
+  static constexpr const char* kSavedTunables = "MSPROBE_LSP_USER_GLIBC_TUNABLES";
   auto restore = [](const char* saved) {
     if (saved[0] == '+') ::setenv("GLIBC_TUNABLES", saved + 1, 1);
     else ::unsetenv("GLIBC_TUNABLES");
