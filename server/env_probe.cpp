@@ -215,9 +215,21 @@ EnvProbe::~EnvProbe() {
   }
 }
 
+void EnvProbe::wait_for_editor(const std::atomic<bool>& stopping) const {
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  const auto step = std::chrono::milliseconds(5);
+  while (!stopping.load()) {
+    const auto waited = Clock::now() - start;
+    if (waited >= start_delay && (!editor_busy || !editor_busy() || waited >= start_delay + max_yield)) return;
+    std::this_thread::sleep_for(step);
+  }
+}
+
 void EnvProbe::start(const std::string& python, bool check_npu, std::function<void(ProbeResult)> done) {
   ++running_;
   threads_.emplace_back([this, python, check_npu, done = std::move(done), stopping = stopping_, timeout = timeout_] {
+    wait_for_editor(*stopping);
     ProbeResult r = run(python, check_npu, timeout, stopping.get());
     --running_;
     if (stopping->load()) return;

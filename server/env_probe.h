@@ -46,6 +46,16 @@ class EnvProbe {
   EnvProbe(const EnvProbe&) = delete;
   EnvProbe& operator=(const EnvProbe&) = delete;
 
+  // The probe is background work, started as the editor opens its documents:
+  // an interpreter importing torch takes a core for a second or more. So
+  // that the first diagnostics do not wait for it (as the project index
+  // does), a probe begins `start_delay` after start() and then waits while
+  // `editor_busy` (asked on the probe's thread, so thread-safe; may be empty)
+  // returns true, at most `max_yield`. The timeout counts from the spawn.
+  std::function<bool()> editor_busy;
+  std::chrono::milliseconds start_delay{0};
+  std::chrono::milliseconds max_yield{1000};
+
   // Runs the probe in the background; `done` is posted to the io_context.
   void start(const std::string& python, bool check_npu, std::function<void(ProbeResult)> done);
   int running() const { return running_.load(); }
@@ -56,6 +66,8 @@ class EnvProbe {
   static const char* script();
 
  private:
+  void wait_for_editor(const std::atomic<bool>& stopping) const;
+
   asio::io_context& io_;
   std::chrono::milliseconds timeout_;
   std::shared_ptr<std::atomic<bool>> stopping_;

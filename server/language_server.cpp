@@ -18,7 +18,13 @@ LanguageServer::LanguageServer(asio::io_context& io, Transport& transport, unsig
   register_handlers();
   // The background index yields to the analyses of open documents (without
   // analysis threads, jobs wait for run_pending_analysis: nothing to yield to).
-  if (analysis_threads > 0) projects_.editor_busy = [this] { return !worker_.idle(); };
+  // The environment probe (an interpreter importing torch) likewise starts
+  // after the documents the editor opens with the workspace are analysed.
+  if (analysis_threads > 0) {
+    projects_.editor_busy = [this] { return !worker_.idle(); };
+    config_.probe->editor_busy = projects_.editor_busy;
+    config_.probe->start_delay = projects_.start_delay;
+  }
 }
 
 LanguageServer::~LanguageServer() = default;

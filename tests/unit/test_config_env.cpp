@@ -2,8 +2,10 @@
 // and the pins read from requirements files.
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "env_probe.h"
 
@@ -118,6 +120,52 @@ TEST_CASE("probe: destroying the probe stops a hanging interpreter quickly") {
   }
   auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
   CHECK(ms < 60000);  // stopped, not waited for: neither the timeout nor hang.sh's 60 s sleep ran out
+}
+
+TEST_CASE("probe: the interpreter starts only once the editor's documents are analysed") {
+  asio::io_context io;
+  TempDir dir;
+  std::string pidfile = (dir.path / "pid").string();
+  ::setenv("MSPROBE_TEST_PIDFILE", pidfile.c_str(), 1);
+  std::atomic<bool> busy{true};
+  std::atomic<int> asked{0};
+  {
+    EnvProbe probe(io, kNoTimeout);
+    probe.editor_busy = [&] {
+      ++asked;
+      return busy.load();
+    };
+    probe.max_yield = std::chrono::minutes(10);
+    probe.start(fake("hang.sh"), false, [](ProbeResult) {});
+    for (int i = 0; i < 2400 && asked.load() < 3; ++i) std::this_thread::sleep_for(50ms);  // hang guard
+    REQUIRE(asked.load() >= 3);
+    CHECK_FALSE(fs::exists(pidfile));  // asked three times, told busy each time: nothing spawned
+    busy = false;
+    for (int i = 0; i < 2400 && !fs::exists(pidfile); ++i) std::this_thread::sleep_for(50ms);
+    CHECK(fs::exists(pidfile));  // the editor went idle: the interpreter ran
+  }                              // destroying the probe kills hang.sh
+  ::unsetenv("MSPROBE_TEST_PIDFILE");
+
+  // A busy editor delays the probe by at most max_yield, and a probe still
+  // waiting for it is dropped at once when the server goes away.
+  EnvProbe capped(io, kNoTimeout);
+  capped.editor_busy = [] { return true; };
+  capped.max_yield = 0ms;
+  std::optional<ProbeResult> got;
+  capped.start(fake("present.sh"), false, [&](ProbeResult r) { got = r; });
+  auto guard = asio::make_work_guard(io);
+  for (int i = 0; i < 2400 && !got; ++i) io.run_for(50ms);  // a hang guard (2 min), not a measure
+  REQUIRE(got);
+  CHECK(got->ran);
+  auto t0 = std::chrono::steady_clock::now();
+  {
+    EnvProbe waiting(io, kNoTimeout);
+    waiting.editor_busy = [] { return true; };
+    waiting.max_yield = std::chrono::minutes(10);
+    waiting.start(fake("present.sh"), false, [](ProbeResult) {});
+  }
+  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+  CHECK(ms < 5 * 60 * 1000);  // not the 10 minutes it would otherwise have waited
 }
 
 TEST_CASE("pins from requirements files and pyproject.toml") {
