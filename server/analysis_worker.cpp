@@ -17,6 +17,7 @@
 
 #include "heap.h"
 #include "msprobe/analysis/config/config_check.h"
+#include "warm_up.h"
 
 namespace msprobe::server {
 namespace {
@@ -141,6 +142,11 @@ void AnalysisWorker::thread_main() {
   if (prefer_huge_pages_for_this_thread() == HugePages::Refused)
     spdlog::debug("analysis thread: the kernel refused huge pages for its heap");
   analysis::PythonParser parser;
+  try {
+    warm_up(parser);  // before the first document arrives (warm_up.h)
+  } catch (const std::exception& e) {
+    spdlog::debug("analysis thread: warm-up failed: {}", e.what());
+  }
   std::unique_lock<std::mutex> lock(mutex_);
   std::string uri;
   while (take(lock, /*wait=*/true, uri)) run_one(uri, parser, lock);

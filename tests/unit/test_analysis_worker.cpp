@@ -10,7 +10,9 @@
 #include <cstdlib>
 
 #include "analysis_worker.h"
+#include "msprobe/analysis/analyzer.h"
 #include "unbounded_parser.h"
+#include "warm_up.h"
 
 using namespace msprobe;
 using namespace msprobe::server;
@@ -233,4 +235,22 @@ TEST_CASE("the worker keeps trees only for the documents edited last") {
   CHECK_FALSE(w.has_tree("big"));  // over the byte budget once it is not the newest
   CHECK(w.has_tree("doc0"));
   CHECK(w.trees_kept() == AnalysisWorker::kMaxTrees);
+}
+
+TEST_CASE("worker: the warm-up script gives every stage of the analysis work") {
+  // What warm_up() runs on a fresh analysis thread is only worth its time if
+  // it reaches the code a real script does: a training loop with its forward,
+  // backward and step, the debugger's calls, a dynamo site and a finding.
+  analysis::PythonParser parser;
+  analysis::Analysis a = analysis::analyze(parser, warm_up_script(), analysis::AnalysisOptions{});
+  REQUIRE(a.facts.loop_info.size() == 1);
+  const analysis::LoopInfo& loop = a.facts.loop_info[0];
+  CHECK(loop.role == analysis::LoopRole::Train);
+  CHECK(loop.model == "model");
+  CHECK(loop.forward.size() == 1);
+  CHECK(loop.backward.size() == 1);
+  CHECK(loop.step.size() == 1);
+  std::vector<std::string> found;
+  for (const auto& f : a.findings) found.push_back(f.code);
+  CHECK(found == std::vector<std::string>{"MSP206", "MSP101"});  // no seed_all; torch.compile
 }
