@@ -17,6 +17,7 @@
 
 #include "heap.h"
 #include "msprobe/analysis/config/config_check.h"
+#include "thread_name.h"
 #include "warm_up.h"
 
 namespace msprobe::server {
@@ -139,6 +140,7 @@ bool AnalysisWorker::take(std::unique_lock<std::mutex>& lock, bool wait, std::st
 }
 
 void AnalysisWorker::thread_main() {
+  name_this_thread(kAnalysisThread);
   if (prefer_huge_pages_for_this_thread() == HugePages::Refused)
     spdlog::debug("analysis thread: the kernel refused huge pages for its heap");
   analysis::PythonParser parser;

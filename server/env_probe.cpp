@@ -20,6 +20,7 @@
 #include <sstream>
 
 #include "config_paths.h"
+#include "thread_name.h"
 
 extern char** environ;
 
@@ -229,6 +230,7 @@ void EnvProbe::wait_for_editor(const std::atomic<bool>& stopping) const {
 void EnvProbe::start(const std::string& python, bool check_npu, std::function<void(ProbeResult)> done) {
   ++running_;
   threads_.emplace_back([this, python, check_npu, done = std::move(done), stopping = stopping_, timeout = timeout_] {
+    name_this_thread(kProbeThread);
     wait_for_editor(*stopping);
     ProbeResult r = run(python, check_npu, timeout, stopping.get());
     --running_;

@@ -2,6 +2,7 @@
 #include "project_index.h"
 
 #include "heap.h"
+#include "thread_name.h"
 
 #include <spdlog/spdlog.h>
 
@@ -136,6 +137,7 @@ void ProjectIndex::enqueue(Task t) {
 }
 
 void ProjectIndex::thread_main() {
+  name_this_thread(kIndexThread);
 #ifdef __linux__
   // A background index runs only on a core nothing else wants (as clangd's
   // does): the analysis of the document being edited never waits for it.

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "msprobe/protocol/jsonrpc.h"
+#include "thread_name.h"
 
 namespace msprobe::server {
 
@@ -20,6 +21,7 @@ StdioTransport::~StdioTransport() {
 void StdioTransport::start(asio::io_context& io, std::function<void(protocol::Frame)> on_frame,
                            std::function<void(std::string)> on_eof) {
   reader_ = std::thread([this, &io, on_frame = std::move(on_frame), on_eof = std::move(on_eof)] {
+    name_this_thread(kReaderThread);
     protocol::FrameReader reader;
     std::string buf(1 << 16, '\0');
     std::string why = "end of input";
