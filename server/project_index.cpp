@@ -61,6 +61,10 @@ void ProjectIndex::set_folders(const std::vector<std::string>& roots, const Inde
     cancel_ = true;  // a folder being indexed for the old list stops
   }
   folders_.clear();
+  {
+    std::lock_guard<std::mutex> lock(open_mutex_);
+    open_files_.clear();
+  }
   if (!settings.enabled) return;
   for (const std::string& r : roots) {
     Folder f;
@@ -101,6 +105,10 @@ bool ProjectIndex::update(const std::string& path, std::shared_ptr<const analysi
   Folder* f = path.empty() || !summary ? nullptr : folder_of(path, rel);
   if (!f) return false;
   f->open[rel] = summary;
+  {
+    std::lock_guard<std::mutex> lock(open_mutex_);
+    open_files_.emplace(f->root, rel);
+  }
   const analysis::ModuleSummary* old = f->snapshot->file(rel);
   bool changed = !old || analysis::summary_fingerprint(*old) != analysis::summary_fingerprint(*summary);
   f->snapshot = f->snapshot->with(rel, std::move(summary));
@@ -112,6 +120,10 @@ void ProjectIndex::closed(const std::string& path) {
   Folder* f = folder_of(path, rel);
   if (!f) return;
   f->open.erase(rel);
+  {
+    std::lock_guard<std::mutex> lock(open_mutex_);
+    open_files_.erase({f->root, rel});
+  }
   enqueue({f->root, generation_, rel, false});
 }
 
@@ -127,6 +139,11 @@ void ProjectIndex::file_deleted(const std::string& path) {
   Folder* f = folder_of(path, rel);
   if (!f || f->open.count(rel)) return;
   apply_file(f->root, generation_, rel, nullptr);
+}
+
+bool ProjectIndex::is_open(const std::string& root, const std::string& rel) const {
+  std::lock_guard<std::mutex> lock(open_mutex_);
+  return open_files_.count({root, rel}) > 0;
 }
 
 void ProjectIndex::enqueue(Task t) {
@@ -208,6 +225,7 @@ void ProjectIndex::run_index(const Task& t) {
   analysis::IndexControl control;
   control.cancel = &cancel_;
   control.before_file = [this] { yield_to_editor(std::chrono::milliseconds(0)); };
+  control.provided = [this, root = t.root](const std::string& rel) { return is_open(root, rel); };
   control.progress = [this, root, alive, step, gen = t.generation](std::size_t done, std::size_t total) {
     if (done % step != 0 && done != total) return;
     asio::post(io_, [this, root, alive, gen, done, total] {
@@ -239,8 +257,8 @@ void ProjectIndex::run_index(const Task& t) {
       f.skipped = skipped;
       f.truncated = truncated;
       f.seconds = seconds;
-      f.done = f.total = snapshot->files().size();
-      spdlog::info("index {}: {} Python files in {:.2f} s{}", root, snapshot->files().size(), seconds,
+      f.done = f.total = f.snapshot->files().size();  // with the open documents the index left to them
+      spdlog::info("index {}: {} Python files in {:.2f} s{}", root, f.snapshot->files().size(), seconds,
                    truncated ? " (limit reached: the rest is left out)" : "");
       if (on_indexed) on_indexed(root);
     }

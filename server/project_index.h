@@ -17,8 +17,10 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "msprobe/analysis/project.h"
@@ -126,6 +128,13 @@ class ProjectIndex {
   std::atomic<bool> cancel_{false};
   std::atomic<uint64_t> live_generation_{0};
   std::thread thread_;
+
+  // (root, rel) of every folder's open documents, for the index thread: a
+  // folder's indexing skips them (their summaries are laid over its result),
+  // so an editor restoring many documents does not have them parsed twice.
+  bool is_open(const std::string& root, const std::string& rel) const;
+  mutable std::mutex open_mutex_;
+  std::set<std::pair<std::string, std::string>> open_files_;
 };
 
 }  // namespace msprobe::server

@@ -72,6 +72,33 @@ const char* kStepFn =
 
 }  // namespace
 
+TEST_CASE("index_project leaves the files the caller provides unread and out of the snapshot") {
+  Files files = {{"train.py", "from model import Net\nmodel = Net()\n"},
+                 {"model.py", "import torch.nn as nn\nclass Net(nn.Module):\n    pass\n"},
+                 {"data.py", "def load():\n    return []\n"}};
+  std::vector<std::string> reads;
+  FileReader read = [&](const std::string& rel) -> std::optional<std::string> {
+    reads.push_back(rel);
+    return files.at(rel);
+  };
+  ScanResult scan;
+  for (const auto& kv : files) scan.files.push_back(kv.first);
+  scan.package_roots = {""};
+  IndexControl control;
+  std::size_t last_done = 0, last_total = 0;
+  control.progress = [&](std::size_t done, std::size_t total) { last_done = done, last_total = total; };
+  control.provided = [](const std::string& rel) { return rel == "model.py"; };
+  std::vector<std::string> skipped;
+  auto snapshot = index_project("/project", scan, read, 1, &skipped, &control);
+  CHECK(reads == std::vector<std::string>{"data.py", "train.py"});
+  CHECK(snapshot->file("model.py") == nullptr);
+  CHECK(snapshot->file("train.py") != nullptr);
+  CHECK(snapshot->files().size() == 2);
+  CHECK(skipped.empty());  // provided is not skipped
+  CHECK(last_done == 3);   // the progress still counts every file
+  CHECK(last_total == 3);
+}
+
 TEST_CASE("module names resolve like Python's import system") {
   Project p = make({{"pkg/__init__.py", ""},
                     {"pkg/sub/__init__.py", ""},

@@ -13,6 +13,7 @@
 #include <fstream>
 #include <thread>
 
+#include "msprobe/analysis/syntax.h"
 #include "project_index.h"
 
 using namespace msprobe::server;
@@ -124,4 +125,47 @@ TEST_CASE("the index waits for the editor at most half of the time it runs, afte
   CHECK(ProjectIndex::yield_limit(max, milliseconds(2000), milliseconds(1800)) == milliseconds(200));
   // Overspent (a wait that ended late): no wait until it has earned more.
   CHECK(ProjectIndex::yield_limit(max, milliseconds(0), milliseconds(1500)) == milliseconds(0));
+}
+
+// That the open files are not even read is index_project's test (test_project.cpp,
+// IndexControl::provided); here: the editor's summary wins, and the disk once closed.
+TEST_CASE("the index leaves the open documents to the editor, and reads them again once closed") {
+  Folder folder;
+  asio::io_context io;
+  ProjectIndex index(io);
+  std::atomic<bool> busy{true};
+  std::atomic<int> asked{0};
+  index.editor_busy = [&] {
+    ++asked;
+    return busy.load();
+  };
+  index.start_delay = std::chrono::milliseconds(0);
+  index.max_yield = std::chrono::minutes(10);  // only `busy` releases it
+  int indexed = 0;
+  index.on_indexed = [&](const std::string&) { ++indexed; };
+  index.set_folders({folder.path.string()}, IndexSettings{});
+  REQUIRE(run_until(io, [&] { return asked.load() >= 1; }));  // waiting before the folder
+
+  // The editor's buffer of model.py differs from the disk: a second class.
+  std::string model = (folder.path / "model.py").string();
+  msprobe::analysis::PythonParser parser;
+  std::shared_ptr<const msprobe::analysis::ModuleSummary> open = msprobe::analysis::summarize_source(
+      parser, msprobe::analysis::SourceText(std::string("import torch.nn as nn\n\nclass Net(nn.Module):\n    pass\n\n"
+                                                        "class Head(nn.Module):\n    pass\n")));
+  REQUIRE(open);
+  index.update(model, open);
+  busy = false;
+  REQUIRE(run_until(io, [&] { return indexed == 1; }));
+  std::optional<ProjectIndex::Located> after = index.locate(model);
+  REQUIRE(after);
+  CHECK(after->snapshot->files().size() == 2);
+  CHECK(after->snapshot->file("model.py") == open.get());  // the buffer's, not the disk's
+  CHECK(index.info().dump().find("\"progress\":{\"done\":2,\"total\":2}") != std::string::npos);
+
+  index.closed(model);  // the disk wins again
+  REQUIRE(run_until(io, [&] {
+    const auto* now = index.locate(model)->snapshot->file("model.py");
+    return now && now != open.get();
+  }));
+  CHECK(index.locate(model)->snapshot->files().size() == 2);
 }

@@ -190,6 +190,7 @@ std::shared_ptr<const ProjectSnapshot> index_project(const std::string& root, co
           if (c && c->progress) c->progress(d, total);
         }
       } report{control, done, scan.files.size()};
+      if (control && control->provided && control->provided(scan.files[i])) continue;
       std::optional<std::string> text = read(scan.files[i]);
       if (!text) {
         errors[i] = scan.files[i] + ": cannot be read";
