@@ -48,20 +48,31 @@ bool run_until(asio::io_context& io, Pred done, int timeout_ms = 120000) {
   return true;
 }
 
+// An editor analysing its documents while `busy` is true, and how often the
+// index asked it. The index waits for it from the start, and only `busy`
+// releases it (a yield longer than any test).
+struct BusyEditor {
+  std::atomic<bool> busy{true};
+  std::atomic<int> asked{0};
+  explicit BusyEditor(ProjectIndex& index) {
+    index.editor_busy = [this] {
+      ++asked;
+      return busy.load();
+    };
+    index.start_delay = std::chrono::milliseconds(0);
+    index.max_yield = std::chrono::minutes(10);
+  }
+};
+
 }  // namespace
 
 TEST_CASE("the index waits while the editor's documents are analysed") {
   Folder folder;
   asio::io_context io;
   ProjectIndex index(io);
-  std::atomic<bool> busy{true};
-  std::atomic<int> asked{0};
-  index.editor_busy = [&] {
-    ++asked;
-    return busy.load();
-  };
-  index.start_delay = std::chrono::milliseconds(0);
-  index.max_yield = std::chrono::minutes(10);  // longer than the test: only `busy` can release it
+  BusyEditor editor(index);
+  std::atomic<bool>& busy = editor.busy;
+  std::atomic<int>& asked = editor.asked;
   bool indexed = false;
   index.on_indexed = [&](const std::string&) { indexed = true; };
   index.set_folders({folder.path.string()}, IndexSettings{});
@@ -136,18 +147,11 @@ TEST_CASE("the index leaves the open documents to the editor, and reads them aga
   Folder folder;
   asio::io_context io;
   ProjectIndex index(io);
-  std::atomic<bool> busy{true};
-  std::atomic<int> asked{0};
-  index.editor_busy = [&] {
-    ++asked;
-    return busy.load();
-  };
-  index.start_delay = std::chrono::milliseconds(0);
-  index.max_yield = std::chrono::minutes(10);  // only `busy` releases it
+  BusyEditor editor(index);
   int indexed = 0;
   index.on_indexed = [&](const std::string&) { ++indexed; };
   index.set_folders({folder.path.string()}, IndexSettings{});
-  REQUIRE(run_until(io, [&] { return asked.load() >= 1; }));  // waiting before the folder
+  REQUIRE(run_until(io, [&] { return editor.asked.load() >= 1; }));  // waiting before the folder
 
   // The editor's buffer of model.py differs from the disk: a second class.
   std::string model = (folder.path / "model.py").string();
@@ -157,7 +161,7 @@ TEST_CASE("the index leaves the open documents to the editor, and reads them aga
                                                         "class Head(nn.Module):\n    pass\n")));
   REQUIRE(open);
   index.update(model, open);
-  busy = false;
+  editor.busy = false;
   REQUIRE(run_until(io, [&] { return indexed == 1; }));
   std::optional<ProjectIndex::Located> after = index.locate(model);
   REQUIRE(after);
