@@ -88,9 +88,12 @@ TEST_CASE("index_project leaves the files the caller provides unread and out of 
   std::size_t last_done = 0, last_total = 0;
   control.progress = [&](std::size_t done, std::size_t total) { last_done = done, last_total = total; };
   control.provided = [](const std::string& rel) { return rel == "model.py"; };
+  int waits = 0;
+  control.before_file = [&] { ++waits; };
   std::vector<std::string> skipped;
   auto snapshot = index_project("/project", scan, read, 1, &skipped, &control);
   CHECK(reads == std::vector<std::string>{"data.py", "train.py"});
+  CHECK(waits == 2);  // no wait (the server yields to the editor there) before a file it does not read
   CHECK(snapshot->file("model.py") == nullptr);
   CHECK(snapshot->file("train.py") != nullptr);
   CHECK(snapshot->files().size() == 2);

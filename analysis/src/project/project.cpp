@@ -179,7 +179,9 @@ std::shared_ptr<const ProjectSnapshot> index_project(const std::string& root, co
     PythonParser parser;
     if (control) parser.set_timeout_micros(control->parse_timeout_micros);
     for (std::size_t i = next++; i < scan.files.size(); i = next++) {
-      if (control && control->before_file) control->before_file();
+      // A provided file is not read: nothing to wait for before it.
+      const bool provided = control && control->provided && control->provided(scan.files[i]);
+      if (!provided && control && control->before_file) control->before_file();
       if (control && control->cancel && control->cancel->load()) break;
       struct Done {
         const IndexControl* c;
@@ -190,7 +192,7 @@ std::shared_ptr<const ProjectSnapshot> index_project(const std::string& root, co
           if (c && c->progress) c->progress(d, total);
         }
       } report{control, done, scan.files.size()};
-      if (control && control->provided && control->provided(scan.files[i])) continue;
+      if (provided) continue;
       std::optional<std::string> text = read(scan.files[i]);
       if (!text) {
         errors[i] = scan.files[i] + ": cannot be read";

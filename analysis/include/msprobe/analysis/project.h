@@ -101,8 +101,9 @@ struct IndexControl {
   const std::atomic<bool>* cancel = nullptr;                          // set: stop soon, return what is done
   std::function<void()> before_file;  // on the indexing thread, before each file (may wait: the server yields)
   // Files the caller holds a newer summary of (documents open in an editor):
-  // neither read nor summarised, and left out of the snapshot (not `skipped`)
-  // for the caller to add its own. Asked on the indexing thread, per file.
+  // neither read nor summarised (nor waited for: no before_file), and left out
+  // of the snapshot (not `skipped`) for the caller to add its own. Asked on
+  // the indexing thread, per file.
   std::function<bool(const std::string& rel)> provided;
   uint64_t parse_timeout_micros = 2'000'000;  // per file
 };
