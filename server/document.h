@@ -34,13 +34,32 @@ struct AnalysisSnapshot {
 };
 using SnapshotPtr = std::shared_ptr<const AnalysisSnapshot>;
 
+// The text of a document, shared with the analysis jobs that read it (and
+// the snapshot they make): a job takes a reference, not a copy, and an edit
+// copies the text first only while something else still holds it. With a
+// hundred documents open that is one copy of each text instead of two.
+class DocumentText {
+ public:
+  DocumentText() : text_(std::make_shared<analysis::SourceText>()) {}
+  explicit DocumentText(std::string text) : text_(std::make_shared<analysis::SourceText>(std::move(text))) {}
+  const analysis::SourceText& operator*() const { return *text_; }
+  const analysis::SourceText* operator->() const { return text_.get(); }
+  // For a job: this version of the text, unchanged by later edits.
+  std::shared_ptr<const analysis::SourceText> share() const { return text_; }
+  // For an edit: the text, copied first when a job or a snapshot shares it.
+  analysis::SourceText& for_edit();
+
+ private:
+  std::shared_ptr<analysis::SourceText> text_;
+};
+
 struct Document {
   std::string uri;
   std::string path;  // local file path for file: URIs, else empty
   std::string language_id;
   DocumentKind kind = DocumentKind::Other;
   int version = 0;
-  analysis::SourceText text;
+  DocumentText text;
 
   // Edits made since the last job was handed to the worker.
   std::vector<analysis::ByteEdit> pending_edits;

@@ -69,20 +69,20 @@ json LanguageServer::quick_fixes(const Document& doc, const json& diagnostics) c
     if (code.empty() || !d.contains("range") || !d["range"].is_object()) continue;
     // `# msprobe: ignore[CODE]` at the end of the diagnostic's first line.
     uint32_t line = d["range"].value("start", json::object()).value("line", 0u);
-    if (line >= doc.text.line_count()) continue;
-    std::string_view text = doc.text.line_text(line);
+    if (line >= doc.text->line_count()) continue;
+    std::string_view text = doc.text->line_text(line);
     std::size_t hash = text.find("# msprobe: ignore[");
-    std::size_t at = doc.text.line_end(line);
+    std::size_t at = doc.text->line_end(line);
     std::string insert = "  # msprobe: ignore[" + code + "]";
     if (hash != std::string_view::npos) {
       std::size_t close = text.find(']', hash);
       if (close == std::string_view::npos) continue;
-      at = doc.text.line_start(line) + close;
+      at = doc.text->line_start(line) + close;
       insert = ", " + code;
     }
     analysis::ByteRange r{static_cast<uint32_t>(at), static_cast<uint32_t>(at)};
     LspEditGroup group{"msProbe: ignore " + code + " for this line", false,
-                       to_text_edits(doc.text, {analysis::Edit{r, insert}}, encoding_)};
+                       to_text_edits(*doc.text, {analysis::Edit{r, insert}}, encoding_)};
     actions.push_back({{"title", "msProbe (" + code + "): ignore for this line"},
                        {"kind", "quickfix"},
                        {"diagnostics", json::array({d})},
@@ -98,7 +98,7 @@ void LanguageServer::on_code_action(Call& c) {
   json only = context.value("only", json());
   json diagnostics = context.value("diagnostics", json::array());
   analysis::ByteRange sel{0, 0};
-  if (c.params.contains("range")) sel = from_range(doc.text, c.params["range"], encoding_);
+  if (c.params.contains("range")) sel = from_range(*doc.text, c.params["range"], encoding_);
 
   json actions = kind_allowed(only, "quickfix") ? quick_fixes(doc, diagnostics) : json::array();
   if (kind_allowed(only, "quickfix") && diagnostics.is_array()) {

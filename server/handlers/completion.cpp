@@ -31,14 +31,14 @@ bool becoming_config(std::string_view text) {
 void LanguageServer::on_completion(Call& c) {
   Document& doc = require_document(c.params);
   if (!c.params.contains("position")) throw std::invalid_argument("completion needs a position");
-  std::size_t at = from_position(doc.text, c.params["position"], encoding_);
+  std::size_t at = from_position(*doc.text, c.params["position"], encoding_);
   ConfigCheck mode = config_check_mode(doc);
-  if (mode == ConfigCheck::No || doc.text.size() > (1u << 20) ||
-      (mode == ConfigCheck::IfMsprobeKeys && !cfg::looks_like_msprobe_config(doc.text.view()) &&
-       !becoming_config(doc.text.view())))
+  if (mode == ConfigCheck::No || doc.text->size() > (1u << 20) ||
+      (mode == ConfigCheck::IfMsprobeKeys && !cfg::looks_like_msprobe_config(doc.text->view()) &&
+       !becoming_config(doc.text->view())))
     return c.reply({{"isIncomplete", false}, {"items", json::array()}});
   json items = json::array();
-  for (const cfg::ConfigCompletion& item : cfg::config_completions(doc.text.view(), at, settings_.analysis)) {
+  for (const cfg::ConfigCompletion& item : cfg::config_completions(doc.text->view(), at, settings_.analysis)) {
     int kind = item.kind == cfg::ConfigCompletion::Kind::Key     ? 10
                : item.kind == cfg::ConfigCompletion::Kind::Block ? 9
                                                                  : 12;
@@ -47,7 +47,7 @@ void LanguageServer::on_completion(Call& c) {
             {"detail", item.detail},
             {"filterText", item.filter},
             {"sortText", item.sort},
-            {"textEdit", {{"range", to_range(doc.text, item.replace, encoding_)}, {"newText", item.insert}}}};
+            {"textEdit", {{"range", to_range(*doc.text, item.replace, encoding_)}, {"newText", item.insert}}}};
     if (!item.documentation.empty())
       ci["documentation"] = {{"kind", caps_.markdown_hover ? "markdown" : "plaintext"}, {"value", item.documentation}};
     if (item.preselect) ci["preselect"] = true;

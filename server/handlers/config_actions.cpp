@@ -13,8 +13,8 @@ namespace fs = std::filesystem;
 void LanguageServer::add_config_actions(const Document& doc, const json& d, json& actions) {
   if (doc.kind != DocumentKind::Python || !d.is_object() || d.value("code", json()) != "MSP306" || !d.contains("range"))
     return;
-  analysis::ByteRange r = from_range(doc.text, d["range"], encoding_);
-  auto literal = analysis::config::python_string_literal(doc.text.view().substr(r.start, r.end - r.start));
+  analysis::ByteRange r = from_range(*doc.text, d["range"], encoding_);
+  auto literal = analysis::config::python_string_literal(doc.text->view().substr(r.start, r.end - r.start));
   if (!literal || fs::path(*literal).extension() != ".json") return;
   std::string dir = doc.path.empty() ? "" : fs::path(doc.path).parent_path().string();
   auto candidates = config_candidates(*literal, dir, workspace_folders_);

@@ -50,7 +50,7 @@ void LanguageServer::check_dump(Call& c) {
   bool open = false;
   for (const auto& [uri, d] : documents_) {
     if (d.path == path) {
-      text = d.text.text();
+      text = d.text->text();
       open = true;
     }
   }

@@ -231,7 +231,7 @@ void LanguageServer::generate_config(Call& c) {
     bool found_open = false;
     for (const auto& [u, d] : documents_) {
       if (u == state->uri || (!d.path.empty() && d.path == state->path)) {
-        current = d.text;
+        current = *d.text;
         version = d.version;
         found_open = true;
         break;
@@ -336,7 +336,7 @@ void LanguageServer::generate_config(Call& c) {
     std::string current;
     bool open = false;
     for (const auto& [u, d] : documents_) {
-      if (u == state->uri || (!d.path.empty() && d.path == state->path)) current = d.text.text(), open = true;
+      if (u == state->uri || (!d.path.empty() && d.path == state->path)) current = d.text->text(), open = true;
     }
     if (open || read_small_file(state->path, current)) {
       std::vector<std::string> bases = {fs::path(state->path).parent_path().string()};

@@ -11,10 +11,10 @@ void LanguageServer::on_config_hover(Call& c) {
   Document& doc = require_document(c.params);
   if (!c.params.contains("position")) throw std::invalid_argument("hover needs a position");
   json position = c.params["position"];
-  from_position(doc.text, position, encoding_);
+  from_position(*doc.text, position, encoding_);
   ConfigCheck mode = config_check_mode(doc);
-  if (mode == ConfigCheck::No || doc.text.size() > (1u << 20) ||
-      (mode == ConfigCheck::IfMsprobeKeys && !analysis::config::looks_like_msprobe_config(doc.text.view())))
+  if (mode == ConfigCheck::No || doc.text->size() > (1u << 20) ||
+      (mode == ConfigCheck::IfMsprobeKeys && !analysis::config::looks_like_msprobe_config(doc.text->view())))
     return c.reply(nullptr);
   auto reply = c.reply;
   with_current_analysis(doc, c, [this, reply, position](const AnalysisSnapshot& snap) {

@@ -77,8 +77,8 @@ void LanguageServer::prepare_config_job(const Document& doc, AnalysisJob& job) {
   in->script_dir = parent_dir(doc.path);
   in->folders = workspace_folders_;
   for (const auto& [uri, d] : documents_) {
-    if (d.kind == DocumentKind::Json && !d.path.empty() && d.text.size() <= kMaxConfigBytes)
-      in->open[d.path] = std::make_shared<const std::string>(d.text.text());
+    if (d.kind == DocumentKind::Json && !d.path.empty() && d.text->size() <= kMaxConfigBytes)
+      in->open[d.path] = std::make_shared<const std::string>(d.text->text());
   }
   job.options.config_resolver = std::make_shared<const analysis::ConfigResolver>(
       [in](const std::string& p) { return lookup(p, *in); });

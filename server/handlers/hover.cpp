@@ -9,7 +9,7 @@ void LanguageServer::on_hover(Call& c) {
   if (doc.kind == DocumentKind::Json) return on_config_hover(c);
   if (!c.params.contains("position")) throw std::invalid_argument("hover needs a position");
   json position = c.params["position"];
-  from_position(doc.text, position, encoding_);  // validates the shape now, not in the callback
+  from_position(*doc.text, position, encoding_);  // validates the shape now, not in the callback
   auto reply = c.reply;
   with_current_analysis(doc, c, [this, reply, position](const AnalysisSnapshot& snap) {
     std::size_t at = from_position(*snap.source, position, encoding_);

@@ -45,7 +45,7 @@ analysis::FileReader LanguageServer::project_reader(const std::string& root) con
   return [this, root](const std::string& rel) -> std::optional<std::string> {
     std::string path = root + "/" + rel;
     auto it = documents_.find(path_to_uri(path));
-    if (it != documents_.end()) return it->second.text.text();
+    if (it != documents_.end()) return it->second.text->text();
     std::ifstream in(path, std::ios::binary);
     if (!in) return std::nullopt;
     return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

@@ -58,7 +58,7 @@ void LanguageServer::on_did_open(const json& params) {
   doc.language_id = td.value("languageId", "");
   doc.kind = kind_of(doc.language_id, uri);
   doc.version = td.contains("version") && td["version"].is_number_integer() ? td["version"].get<int>() : 0;
-  doc.text = analysis::SourceText(td["text"].get<std::string>());
+  doc.text = DocumentText(td["text"].get<std::string>());
   doc.reset_tree = true;
   touch(doc);
   worker_.forget(uri);
@@ -83,10 +83,10 @@ void LanguageServer::on_did_change(const json& params) {
       throw std::invalid_argument("each content change needs a string 'text'");
     const std::string& text = change["text"].get_ref<const std::string&>();
     if (change.contains("range") && !change["range"].is_null()) {
-      analysis::ByteRange r = from_range(doc->text, change["range"], encoding_);
-      doc->pending_edits.push_back(doc->text.replace(r.start, r.end, text));
+      analysis::ByteRange r = from_range(*doc->text, change["range"], encoding_);
+      doc->pending_edits.push_back(doc->text.for_edit().replace(r.start, r.end, text));
     } else {
-      doc->text = analysis::SourceText(text);
+      doc->text = DocumentText(text);
       doc->pending_edits.clear();
       doc->reset_tree = true;
     }
@@ -152,7 +152,7 @@ void LanguageServer::start_job(Document& doc, bool force, bool quiet, bool proje
   job.uri = doc.uri;
   job.version = doc.version;
   job.kind = doc.kind;
-  job.source = std::make_shared<const analysis::SourceText>(doc.text);
+  job.source = doc.text.share();
   job.edits = std::move(doc.pending_edits);
   doc.pending_edits.clear();
   job.reset_tree = doc.reset_tree;
