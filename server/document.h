@@ -71,6 +71,9 @@ struct Document {
   // config file): results of jobs started before are stale even for this version.
   uint64_t generation = 0;
   uint64_t last_used = 0;  // LanguageServer's use clock at the last edit or request
+  // Analyses started because another file of the project changed (msprobe.showInfo).
+  unsigned project_refreshes = 0;
+  uint64_t job_seq = 0;  // LanguageServer's job counter when the last job started (it saw the project as it was then)
   std::unique_ptr<asio::steady_timer> debounce;
   // Requests waiting for the analysis of a version; called with null when
   // the document changed (or closed) before that analysis arrived.

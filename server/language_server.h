@@ -188,8 +188,11 @@ class LanguageServer {
   // the project index (handlers/project.cpp)
   void start_project_index();
   void on_index_progress(const std::string& root, std::size_t done, std::size_t total);
-  // Re-checks the open Python documents of `root` (other than `except_uri`) soon.
-  void refresh_project_documents(const std::string& root, const std::string& except_uri = "");
+  // Re-checks soon the open Python documents of `root` that a change of its
+  // files may affect (`before`: the folder's snapshot before the change);
+  // every one without `before`. Changes that come in a burst are one refresh.
+  void refresh_project_documents(const std::string& root,
+                                 std::shared_ptr<const analysis::ProjectSnapshot> before = nullptr);
   std::optional<analysis::ProjectInput> project_input(const Document& doc) const;
   // the dump actions of a file in an indexed project (handlers/project_actions.cpp)
   bool in_project(const std::string& path) const;
@@ -251,6 +254,16 @@ class LanguageServer {
   };
   std::map<std::string, IndexProgress> index_progress_;  // by folder
   uint64_t progress_tokens_ = 0;
+  // The changes waiting for the refresh timer, by folder. A document whose
+  // last job started after a change saw it already (jobs take the index's
+  // snapshot as it is when they start): job_seq_ tells.
+  struct PendingRefresh {
+    std::optional<uint64_t> all;                              // every document: job_seq_ when that was asked
+    std::shared_ptr<const analysis::ProjectSnapshot> before;  // before the first change
+    uint64_t changed_at = 0;                                  // job_seq_ at the last change
+  };
+  uint64_t job_seq_ = 0;  // jobs started so far
+  std::map<std::string, PendingRefresh> pending_refresh_;
   std::unique_ptr<asio::steady_timer> project_refresh_;
   // Returns the heap's free memory to the system once the server has been
   // idle this long after an analysis or an index run (heap.h).

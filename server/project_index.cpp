@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <utility>
 
 #ifdef __linux__
 #include <pthread.h>
@@ -252,7 +253,7 @@ void ProjectIndex::run_index(const Task& t) {
       if (f.root != root) continue;
       auto s = snapshot;
       for (const auto& [rel, summary] : f.open) s = s->with(rel, summary);
-      f.snapshot = s;
+      auto before = std::exchange(f.snapshot, s);
       f.indexed = true;
       f.skipped = skipped;
       f.truncated = truncated;
@@ -260,7 +261,7 @@ void ProjectIndex::run_index(const Task& t) {
       f.done = f.total = f.snapshot->files().size();  // with the open documents the index left to them
       spdlog::info("index {}: {} Python files in {:.2f} s{}", root, f.snapshot->files().size(), seconds,
                    truncated ? " (limit reached: the rest is left out)" : "");
-      if (on_indexed) on_indexed(root);
+      if (on_indexed) on_indexed(root, std::move(before));
     }
   });
 }
@@ -294,8 +295,8 @@ void ProjectIndex::apply_file(const std::string& root, uint64_t generation, cons
     const analysis::ModuleSummary* old = f.snapshot->file(rel);
     if (!old && !summary) return;
     bool changed = !old || !summary || analysis::summary_fingerprint(*old) != analysis::summary_fingerprint(*summary);
-    f.snapshot = f.snapshot->with(rel, std::move(summary));
-    if (changed && on_changed) on_changed(root);
+    auto before = std::exchange(f.snapshot, f.snapshot->with(rel, std::move(summary)));
+    if (changed && on_changed) on_changed(root, std::move(before));
   }
 }
 

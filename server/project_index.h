@@ -38,8 +38,11 @@ class ProjectIndex {
   // Called on the I/O thread with each folder's progress, and when a folder
   // is indexed (or when an update changed what other files see).
   std::function<void(const std::string& root, std::size_t done, std::size_t total)> on_progress;
-  std::function<void(const std::string& root)> on_indexed;
-  std::function<void(const std::string& root)> on_changed;
+  // `before`: the folder's snapshot before the index (or the file read
+  // again from disk) replaced it.
+  using Changed = std::function<void(const std::string& root, std::shared_ptr<const analysis::ProjectSnapshot> before)>;
+  Changed on_indexed;
+  Changed on_changed;
   // Whether the editor's own documents are being analysed; asked on the index
   // thread (so it must be thread-safe), set before the first set_folders.
   // The index yields to them: a folder's indexing starts `start_delay` after

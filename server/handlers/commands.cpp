@@ -19,7 +19,11 @@ json LanguageServer::show_info() const {
   json docs = json::array();
   for (const auto& [uri, d] : documents_) {
     // facts: whether the latest analysis still holds them (idle documents are slimmed).
-    docs.push_back({{"uri", uri}, {"version", d.version}, {"facts", d.latest != nullptr && !d.latest->slim}});
+    // projectRefreshes: analyses because another file of the project changed.
+    docs.push_back({{"uri", uri},
+                    {"version", d.version},
+                    {"facts", d.latest != nullptr && !d.latest->slim},
+                    {"projectRefreshes", d.project_refreshes}});
   }
   const auto& a = settings_.analysis;
   return {{"server", {{"name", "msprobe-lsp"}, {"version", MSPROBE_LSP_VERSION}}},

@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <utility>
 
 #include "language_server.h"
 
@@ -20,12 +21,14 @@ void LanguageServer::start_project_index() {
   projects_.on_progress = [this](const std::string& root, std::size_t done, std::size_t total) {
     on_index_progress(root, done, total);
   };
-  projects_.on_indexed = [this](const std::string& root) {
+  projects_.on_indexed = [this](const std::string& root, std::shared_ptr<const analysis::ProjectSnapshot> before) {
     on_index_progress(root, 0, 0);  // ends the progress
-    refresh_project_documents(root);
+    refresh_project_documents(root, std::move(before));
     schedule_heap_release();
   };
-  projects_.on_changed = [this](const std::string& root) { refresh_project_documents(root); };
+  projects_.on_changed = [this](const std::string& root, std::shared_ptr<const analysis::ProjectSnapshot> before) {
+    refresh_project_documents(root, std::move(before));
+  };
   for (const auto& [root, p] : index_progress_) {
     if (p.begun) notify("$/progress", {{"token", p.token}, {"value", {{"kind", "end"}, {"message", "restarted"}}}});
   }
@@ -89,20 +92,42 @@ void LanguageServer::on_index_progress(const std::string& root, std::size_t done
 }
 
 // Only documents whose diagnostics can change with the rest of the project
-// (msProbe calls, torch APIs bound by name) are analysed again, and a burst
-// of changes (a folder of files opened at once) is one refresh.
-void LanguageServer::refresh_project_documents(const std::string& root, const std::string& except_uri) {
+// (msProbe calls, torch APIs bound by name) and that the changed files reach
+// through imports are analysed again (analysis::files_affected_by), and a
+// burst of changes (a folder of files opened at once) is one refresh.
+void LanguageServer::refresh_project_documents(const std::string& root,
+                                               std::shared_ptr<const analysis::ProjectSnapshot> before) {
+  PendingRefresh& pending = pending_refresh_[root];
+  if (!before) {
+    pending.all = job_seq_;
+  } else {
+    if (!pending.before) pending.before = std::move(before);
+    pending.changed_at = job_seq_;
+  }
   if (!project_refresh_) project_refresh_ = std::make_unique<asio::steady_timer>(io_);
   project_refresh_->expires_after(std::chrono::milliseconds(std::max(settings_.debounce_ms, 200)));
-  project_refresh_->async_wait([this, root, except_uri](const asio::error_code& ec) {
+  project_refresh_->async_wait([this](const asio::error_code& ec) {
     if (ec || state_ != State::Running) return;
-    for (auto& [uri, doc] : documents_) {
-      if (uri == except_uri || doc.kind != DocumentKind::Python) continue;
-      std::optional<ProjectIndex::Located> where = projects_.locate(doc.path);
-      if (!where || where->root != root) continue;
-      if (doc.latest && doc.latest->result.summary && !analysis::depends_on_project(*doc.latest->result.summary))
-        continue;
-      start_job(doc, /*force=*/true, /*quiet=*/false, /*project_refresh=*/true);
+    for (auto& [folder, changes] : std::exchange(pending_refresh_, {})) {
+      std::optional<analysis::AffectedFiles> affected;
+      for (auto& [uri, doc] : documents_) {
+        if (doc.kind != DocumentKind::Python) continue;
+        std::optional<ProjectIndex::Located> where = projects_.locate(doc.path);
+        if (!where || where->root != folder) continue;
+        bool stale = changes.all && doc.job_seq <= *changes.all;
+        if (!stale && changes.before && doc.job_seq <= changes.changed_at) {
+          if (!affected) {
+            affected = analysis::files_affected_by(*changes.before, *where->snapshot,
+                                                   analysis::changed_files(*changes.before, *where->snapshot));
+          }
+          stale = affected->all || affected->files.count(where->rel);
+        }
+        if (!stale) continue;
+        if (doc.latest && doc.latest->result.summary && !analysis::depends_on_project(*doc.latest->result.summary))
+          continue;
+        ++doc.project_refreshes;
+        start_job(doc, /*force=*/true, /*quiet=*/false, /*project_refresh=*/true);
+      }
     }
   });
 }

@@ -148,6 +148,7 @@ void LanguageServer::start_job(Document& doc, bool force, bool quiet, bool proje
   if (doc.job_pending && !force) return;
   if (doc.debounce) doc.debounce->cancel();
   doc.job_pending = true;
+  doc.job_seq = ++job_seq_;
   AnalysisJob job;
   job.uri = doc.uri;
   job.version = doc.version;
@@ -190,8 +191,10 @@ void LanguageServer::on_analysis_done(const SnapshotPtr& snap) {
   SnapshotPtr replaced = std::exchange(doc.latest, snap);
   after_config_analysis(snap);
   // What other files see of this one changed: their diagnostics may too.
-  if (snap->result.summary && projects_.update(doc.path, snap->result.summary)) {
-    if (auto where = projects_.locate(doc.path)) refresh_project_documents(where->root, doc.uri);
+  if (snap->result.summary) {
+    std::optional<ProjectIndex::Located> before = projects_.locate(doc.path);
+    if (before && projects_.update(doc.path, snap->result.summary))
+      refresh_project_documents(before->root, before->snapshot);
   }
   if (!caps_.pull_diagnostics && state_ == State::Running && !snap->quiet) publish(*snap);
   auto waiters = std::move(doc.waiters);
@@ -218,6 +221,7 @@ void LanguageServer::slim_idle_snapshots() {
     slim->source = d.latest->source;
     slim->result.findings = d.latest->result.findings;
     slim->result.timed_out = d.latest->result.timed_out;
+    slim->result.summary = d.latest->result.summary;  // the project index holds it too: free to keep
     slim->slim = true;
     d.latest = std::move(slim);  // requests still holding the full one keep it alive
   }

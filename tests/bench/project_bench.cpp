@@ -1,7 +1,8 @@
 // The project index, measured: scan + summaries of a generated project on N
 // threads (wall time and the process's peak RSS), and what a one-file edit
 // costs the index (the file's summary and the new snapshot) against that
-// file's own analysis. Prints one JSON line (scripts/bench.sh collects it).
+// file's own analysis, and how long the server takes to find the files
+// the edit may affect (files_affected_by). Prints one JSON line (scripts/bench.sh collects it).
 //
 // Usage: project_bench ROOT [--threads N] [--edit REL] [--runs N]
 #include <sys/resource.h>
@@ -84,7 +85,8 @@ int main(int argc, char** argv) {
       return 2;
     }
     ana::PythonParser parser;
-    std::vector<double> analysis, update;
+    std::vector<double> analysis, update, affected;
+    std::size_t affected_files = 0;
     for (int r = 0; r < runs; ++r) {
       // A one-character edit, as a user types it.
       std::string changed = *text + "\n# edit " + std::to_string(r) + "\n";
@@ -97,12 +99,18 @@ int main(int argc, char** argv) {
       auto next = snapshot->with(edit, summary);
       update.push_back(ms_since(u0));
       if (!next) return 1;
+      auto f0 = Clock::now();
+      ana::AffectedFiles hit = ana::files_affected_by(*snapshot, *next, {edit});
+      affected.push_back(ms_since(f0));
+      affected_files = hit.all ? snapshot->files().size() : hit.files.size();
     }
     out["edit"] = {{"file", edit},
                    {"bytes", text->size()},
                    {"analysis_ms", median(analysis)},
                    {"index_update_ms", median(update)},
-                   {"ratio", median(analysis) > 0 ? median(update) / median(analysis) : 0}};
+                   {"ratio", median(analysis) > 0 ? median(update) / median(analysis) : 0},
+                   {"affected_ms", median(affected)},
+                   {"affected_files", affected_files}};
   }
   std::cout << out.dump() << "\n";
   return 0;

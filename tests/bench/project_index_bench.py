@@ -43,7 +43,9 @@ def main():
                "peak_rss_kb": {"median": med("peak_rss_kb"), "max": max(r["peak_rss_kb"] for r in rows)},
                "edit": {"file": rows[0]["edit"]["file"],
                         "analysis_ms": statistics.median(r["edit"]["analysis_ms"] for r in rows),
-                        "index_update_ms": statistics.median(r["edit"]["index_update_ms"] for r in rows)},
+                        "index_update_ms": statistics.median(r["edit"]["index_update_ms"] for r in rows),
+                        "affected_ms": statistics.median(r["edit"]["affected_ms"] for r in rows),
+                        "affected_files": rows[0]["edit"]["affected_files"]},
                "loadavg_start": min(r["loadavg_start"] for r in rows), "loadavg": load(),
                "time": time.strftime("%Y-%m-%dT%H:%M:%S")}
     summary["edit"]["ratio"] = summary["edit"]["index_update_ms"] / summary["edit"]["analysis_ms"]

@@ -244,6 +244,9 @@ def main():
           f"{yes(mb <= 150)} |")
         w(f"| a one-file edit updates the index in ≤ 2x that file's analysis | {e['ratio']:.2f}x "
           f"({ms(e['index_update_ms'])} vs {ms(e['analysis_ms'])} ms, {e['file']}) | {yes(e['ratio'] <= 2)} |")
+        if "affected_ms" in e:
+            w(f"| finding the open documents that edit may affect (import graph of the project) | "
+              f"{ms(e['affected_ms'])} ms ({e['affected_files']:,} of {pindex['files']:,} files linked) | — |")
     if pexplain:
         s_ = pexplain["wall_ms"]["median"] / 1000
         w(f"| `explain --project` on a {pexplain['files']:,}-file project ≤ 1 s | {s_:.2f} s (a fresh process: "

@@ -7,13 +7,16 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 
 #include "facts_builder.h"
 #include "msprobe/analysis/analyzer.h"
 #include "msprobe/analysis/project.h"
+#include "msprobe/analysis/project_instrument.h"
 #include "msprobe/analysis/syntax.h"
 #include "project/modules.h"
 #include "project/session.h"
@@ -589,4 +592,210 @@ TEST_CASE("the plan names torch.compile anywhere the entry's process runs") {
   REQUIRE(pl->notes.size() == 1);
   CHECK(pl->notes[0] ==
         "torch.compile / dynamo at train.py:4 runs in this process: msProbe does not dump compiled code (MSP101)");
+}
+
+// ----- which open documents a change of another file can affect -----
+
+namespace {
+
+std::string findings_text(const std::vector<Finding>& all) {
+  std::string out;
+  for (const Finding& f : all)
+    out += f.code + "@" + std::to_string(f.range.start) + "-" + std::to_string(f.range.end) + " " + f.message + "\n";
+  return out;
+}
+
+struct Affected {
+  AffectedFiles affected;
+  std::set<std::string> differ;  // unchanged files whose findings changed
+};
+
+// files_affected_by (of the files changed_files finds) judged by the
+// findings themselves: every unchanged file whose findings differ between the
+// two projects must be in the set.
+Affected check_affected(const Files& before, const Files& after, const std::vector<std::string>& roots = {""}) {
+  Project a = make(before, roots);
+  Project b = make(after, roots);
+  std::set<std::string> changed;
+  for (const auto& [rel, text] : before) {
+    auto it = after.find(rel);
+    if (it == after.end() || it->second != text) changed.insert(rel);
+  }
+  for (const auto& [rel, text] : after) {
+    if (!before.count(rel)) changed.insert(rel);
+  }
+  // What the server asks: the files whose summaries differ, then what they reach.
+  std::set<std::string> differ_in_summary = changed_files(*a.snapshot, *b.snapshot);
+  CHECK(std::includes(changed.begin(), changed.end(), differ_in_summary.begin(), differ_in_summary.end()));
+  Affected out{files_affected_by(*a.snapshot, *b.snapshot, differ_in_summary), {}};
+  std::string what;
+  for (const std::string& c : changed) what += c + " ";
+  for (const auto& [rel, text] : after) {
+    if (changed.count(rel)) continue;
+    if (findings_text(findings_in_project(a, rel)) == findings_text(findings_in_project(b, rel))) continue;
+    out.differ.insert(rel);
+    INFO(rel << "'s findings changed with " << what);
+    CHECK((out.affected.all || out.affected.files.count(rel)));
+  }
+  return out;
+}
+
+Files with(Files files, const std::string& rel, std::optional<std::string> text) {
+  if (text) files[rel] = *text;
+  else files.erase(rel);
+  return files;
+}
+
+}  // namespace
+
+TEST_CASE("files_affected_by: a change reaches the files linked to it by imports, and no others") {
+  const std::string loop =
+      "from msprobe.pytorch import PrecisionDebugger\n"
+      "def fit(model, data, opt):\n"
+      "    for b in data:\n"
+      "        PrecisionDebugger.start(model)\n"
+      "        model(b).sum().backward()\n"
+      "        opt.step()\n"
+      "        PrecisionDebugger.stop()\n"
+      "        PrecisionDebugger.step()\n";
+  const std::string builds =
+      "from msprobe.pytorch import PrecisionDebugger\nfrom loop import fit\n"
+      "debugger = PrecisionDebugger(config_path='./config.json')\nif __name__ == '__main__':\n    fit(m, d, o)\n";
+  const std::string builds_nothing = "from loop import fit\nif __name__ == '__main__':\n    fit(m, d, o)\n";
+  // A script of its own with the same shape: nothing links it to the others.
+  const std::string other = loop + "if __name__ == '__main__':\n    fit(None, [], None)\n";
+  Files before{{"loop.py", loop}, {"train.py", builds}, {"other.py", other}};
+
+  SECTION("an entry script that stops building the debugger (MSP204 in the loop's module)") {
+    Affected r = check_affected(before, with(before, "train.py", builds_nothing));
+    CHECK(r.differ == std::set<std::string>{"loop.py"});
+    CHECK_FALSE(r.affected.all);
+    CHECK(r.affected.files == std::set<std::string>{"loop.py"});
+  }
+  SECTION("the import that links them appears, inside a function") {
+    const std::string lazy =
+        "def main():\n    from loop import fit\n    fit(m, d, o)\nif __name__ == '__main__':\n    main()\n";
+    Affected r = check_affected(with(before, "train.py", "print('nothing')\n"), with(before, "train.py", lazy));
+    CHECK(r.affected.files == std::set<std::string>{"loop.py"});
+  }
+  SECTION("the only link disappears with the file") {
+    Affected r = check_affected(with(before, "train.py", builds_nothing), with(before, "train.py", std::nullopt));
+    CHECK(r.differ == std::set<std::string>{"loop.py"});
+    CHECK(r.affected.files == std::set<std::string>{"loop.py"});
+  }
+  SECTION("a new module on the way to the loop (a chain of two imports)") {
+    Files chain = with(
+        with(before, "train.py", "from steps import fit\nif __name__ == '__main__':\n    fit(m, d, o)\n"), "steps.py",
+        std::nullopt);
+    Affected r = check_affected(chain, with(chain, "steps.py", "from loop import fit\n"));
+    CHECK(r.differ == std::set<std::string>{"loop.py"});
+    CHECK(r.affected.files == std::set<std::string>{"loop.py", "train.py"});
+  }
+  SECTION("two files changed together: each is affected by the other, the unrelated one by neither") {
+    Files after = with(with(before, "train.py", builds_nothing), "loop.py", loop + "def extra():\n    pass\n");
+    Affected r = check_affected(before, after);
+    CHECK(r.affected.files == std::set<std::string>{"loop.py", "train.py"});
+  }
+  SECTION("a change other files cannot see (a comment) reaches none") {
+    Affected r = check_affected(before, with(before, "train.py", builds + "# a comment\n"));
+    CHECK(r.affected.files.empty());
+  }
+  SECTION("a folder put on sys.path: every file") {
+    Affected r = check_affected(before, with(before, "other.py", "import sys\nsys.path.insert(0, 'lib')\n" + other));
+    CHECK(r.affected.all);
+  }
+}
+
+TEST_CASE("files_affected_by: packages reached through attributes, overrides in subclasses, star imports") {
+  const std::string entry =
+      "import torch\n"
+      "import pkg\n"
+      "from msprobe.pytorch import PrecisionDebugger\n"
+      "debugger = PrecisionDebugger(config_path='./config.json')\n"
+      "def fit(model, data, opt):\n"
+      "    for b in data:\n"
+      "        debugger.start(model)\n"
+      "        pkg.steps.train_step(model, b, opt)\n"
+      "        debugger.stop()\n"
+      "        debugger.step()\n"
+      "if __name__ == '__main__':\n"
+      "    fit(m, d, o)\n";
+  SECTION("a submodule that appears under an imported package") {
+    Files before{{"train.py", entry}, {"pkg/__init__.py", ""}, {"pkg/util.py", "X = 1\n"}, {"alone.py", "Y = 2\n"}};
+    Affected r = check_affected(before, with(before, "pkg/steps.py", kStepFn));
+    CHECK(r.affected.files.count("train.py"));
+    CHECK_FALSE(r.affected.files.count("alone.py"));
+  }
+  SECTION("a subclass in another module overrides the step") {
+    const std::string base =
+        "class Trainer:\n"
+        "    def fit(self, data):\n"
+        "        for b in data:\n"
+        "            self.run_step(b)\n"
+        "    def run_step(self, b):\n"
+        "        raise NotImplementedError\n";
+    const std::string sub =
+        "from engine.base import Trainer\n"
+        "class Simple(Trainer):\n"
+        "    def run_step(self, b):\n"
+        "        self.model(b).sum().backward()\n"
+        "        self.opt.step()\n";
+    const std::string late =
+        "from msprobe.pytorch import PrecisionDebugger\n"
+        "from engine.base import Trainer\n"
+        "if __name__ == '__main__':\n"
+        "    Trainer().fit(data)\n"
+        "    debugger = PrecisionDebugger(config_path='./config.json')\n";
+    Files before{{"engine/base.py", base},
+                 {"engine/simple.py", "from engine.base import Trainer\n"},
+                 {"train.py", late},
+                 {"tools/unrelated.py", "import os\n"}};
+    Affected r = check_affected(before, with(before, "engine/simple.py", sub));
+    CHECK(r.affected.files == std::set<std::string>{"engine/base.py", "train.py"});
+  }
+  SECTION("a star import") {
+    Files before{{"train.py", "from msprobe.pytorch import PrecisionDebugger\nfrom steps import *\n" +
+                                  entry.substr(entry.find("debugger ="))},
+                 {"steps.py", "def other():\n    pass\n"}};
+    Affected r = check_affected(before, with(before, "steps.py", kStepFn));
+    CHECK(r.affected.files == std::set<std::string>{"train.py"});
+  }
+}
+
+TEST_CASE("files_affected_by on the example projects: instrumenting, emptying or deleting any one file") {
+  std::size_t differ = 0;
+  for (const char* name : {"trainer_module", "src_layout", "two_entries", "train_step_module", "relative_pkg",
+                           "import_cycle", "spawn_worker", "template_method", "torch_by_name"}) {
+    fs::path root = fs::path(MSPROBE_TESTS_DIR) / "projects" / name;
+    ScanResult scan = scan_project(root.string());
+    Files plain;
+    for (const std::string& rel : scan.files) {
+      std::ifstream in(root / rel, std::ios::binary);
+      plain[rel] = std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
+    std::ifstream json(root / "project.json");
+    std::string spec((std::istreambuf_iterator<char>(json)), std::istreambuf_iterator<char>());
+    std::size_t at = spec.find("\"enable\": \"");
+    REQUIRE(at != std::string::npos);
+    at += 11;
+    std::string enable = spec.substr(at, spec.find('"', at) - at);
+    Project p = make(plain, scan.package_roots);
+    ProjectEditResult edits = enable_in_project(*p.snapshot, enable, p.read, {}, {});
+    REQUIRE(edits.ok());
+    Files instrumented = plain;
+    for (const FileEdits& f : edits.files) instrumented[f.file] = apply_edits(f.text, f.result.all_edits());
+    INFO(name);
+    for (const FileEdits& f : edits.files) {
+      INFO(f.file);
+      differ += check_affected(plain, with(plain, f.file, instrumented[f.file]), scan.package_roots).differ.size();
+      differ +=
+          check_affected(instrumented, with(instrumented, f.file, plain[f.file]), scan.package_roots).differ.size();
+    }
+    for (const auto& [rel, text] : plain) {
+      INFO(rel);
+      differ += check_affected(instrumented, with(instrumented, rel, std::nullopt), scan.package_roots).differ.size();
+      differ += check_affected(instrumented, with(instrumented, rel, ""), scan.package_roots).differ.size();
+    }
+  }
+  CHECK(differ >= 5);  // the projects' files do answer each other's questions
 }

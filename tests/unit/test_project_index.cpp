@@ -74,7 +74,7 @@ TEST_CASE("the index waits while the editor's documents are analysed") {
   std::atomic<bool>& busy = editor.busy;
   std::atomic<int>& asked = editor.asked;
   bool indexed = false;
-  index.on_indexed = [&](const std::string&) { indexed = true; };
+  index.on_indexed = [&](const std::string&, auto) { indexed = true; };
   index.set_folders({folder.path.string()}, IndexSettings{});
 
   // The index thread is waiting: it has asked, and asks again, while busy.
@@ -105,7 +105,7 @@ TEST_CASE("an editor that stays busy cannot starve the index") {
   index.start_delay = std::chrono::milliseconds(0);
   index.max_yield = std::chrono::milliseconds(20);
   bool indexed = false;
-  index.on_indexed = [&](const std::string&) { indexed = true; };
+  index.on_indexed = [&](const std::string&, auto) { indexed = true; };
   index.set_folders({folder.path.string()}, IndexSettings{});
   REQUIRE(run_until(io, [&] { return indexed; }));
   CHECK(index.locate((folder.path / "model.py").string())->snapshot->files().size() == 2);
@@ -121,7 +121,7 @@ TEST_CASE("without an editor to yield to, the index starts after its start delay
   ProjectIndex index(io);
   index.start_delay = std::chrono::milliseconds(1);
   bool indexed = false;
-  index.on_indexed = [&](const std::string&) { indexed = true; };
+  index.on_indexed = [&](const std::string&, auto) { indexed = true; };
   index.set_folders({folder.path.string()}, IndexSettings{});
   REQUIRE(run_until(io, [&] { return indexed; }));
   CHECK(index.locate((folder.path / "train.py").string())->snapshot->files().size() == 2);
@@ -149,7 +149,7 @@ TEST_CASE("the index leaves the open documents to the editor, and reads them aga
   ProjectIndex index(io);
   BusyEditor editor(index);
   int indexed = 0;
-  index.on_indexed = [&](const std::string&) { ++indexed; };
+  index.on_indexed = [&](const std::string&, auto) { ++indexed; };
   index.set_folders({folder.path.string()}, IndexSettings{});
   REQUIRE(run_until(io, [&] { return editor.asked.load() >= 1; }));  // waiting before the folder
 

@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -139,6 +140,22 @@ bool depends_on_project(const FileFacts& facts);
 // The same from a file's summary (the server asks it of open documents when
 // another file of their project changes).
 bool depends_on_project(const ModuleSummary& summary);
+
+// The files whose findings may differ once the files `changed` (edited,
+// added or removed) took a project from `before` to `after`: those linked to
+// a changed file by a chain of imports, in either direction, in either
+// snapshot (project/import_graph.cpp says how the links over-approximate
+// what cross-file answers read). A changed file is in the set only when
+// another changed file is linked to it.
+struct AffectedFiles {
+  bool all = false;             // the folders imports resolve against moved: every file
+  std::set<std::string> files;  // otherwise these, relative to the root
+};
+AffectedFiles files_affected_by(const ProjectSnapshot& before, const ProjectSnapshot& after,
+                                const std::set<std::string>& changed);
+// The files that differ between two snapshots of a project in what other
+// files can see of them (summary_fingerprint), or that only one holds.
+std::set<std::string> changed_files(const ProjectSnapshot& before, const ProjectSnapshot& after);
 
 // derive_loops_in_project, and what the rules need to know of the rest of
 // the project about this file (rule.h's ProjectView).
