@@ -100,7 +100,7 @@ void AnalysisWorker::keep_tree(const std::string& uri) {
       continue;
     }
     bool newest = o == tree_order_.begin();
-    if (!newest && (kept + 1 > kMaxTrees || bytes + s->second.tree_bytes > kMaxTreeSourceBytes)) {
+    if (!newest && (!s->second.edited || kept + 1 > kMaxTrees || bytes + s->second.tree_bytes > kMaxTreeSourceBytes)) {
       s->second.tree = nullptr;
       s->second.previous = nullptr;
       o = tree_order_.erase(o);
@@ -179,6 +179,7 @@ void AnalysisWorker::run_one(const std::string& uri, analysis::PythonParser& par
   bool quiet = true;    // merged jobs publish unless every one of them was quiet
   bool refresh = true;  // ... and repeat identical diagnostics unless every one was a project refresh
   for (Pending& q : st.queue) {
+    st.edited = st.edited || q.job.edited;
     quiet = quiet && q.job.quiet;
     refresh = refresh && q.job.project_refresh;
     if (q.job.reset_tree) {

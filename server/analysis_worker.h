@@ -43,6 +43,10 @@ struct AnalysisJob {
   // diagnostics equal to the ones already published are not sent again.
   bool project_refresh = false;
   uint64_t generation = 0;  // Document::generation
+  // The document was edited since it was opened: its tree is worth keeping
+  // for the next edit. One that was only opened keeps it while it is the
+  // newest (an editor restoring its tabs opens dozens at once).
+  bool edited = false;
 };
 
 class AnalysisWorker {
@@ -83,6 +87,7 @@ class AnalysisWorker {
     // Edits of jobs that were cancelled before their parse finished.
     std::vector<analysis::ByteEdit> carry;
     bool carry_reset = false;
+    bool edited = false;  // some job said AnalysisJob::edited
   };
 
   void thread_main();
@@ -95,8 +100,8 @@ class AnalysisWorker {
   void keep_tree(const std::string& uri);
 
  public:
-  // The tree budget: the newest tree always, then up to kMaxTrees trees of at
-  // most kMaxTreeSourceBytes of source together.
+  // The tree budget: the newest tree always, then up to kMaxTrees trees of
+  // edited documents of at most kMaxTreeSourceBytes of source together.
   static constexpr std::size_t kMaxTrees = 4;
   static constexpr std::size_t kMaxTreeSourceBytes = 256 * 1024;
   std::size_t trees_kept() const;

@@ -70,7 +70,9 @@ struct Document {
   // Bumped when something the analysis reads besides the text changes (a
   // config file): results of jobs started before are stale even for this version.
   uint64_t generation = 0;
-  uint64_t last_used = 0;  // LanguageServer's use clock at the last edit or request
+  uint64_t last_used = 0;  // LanguageServer's use clock at the last edit or request (0: none yet)
+  uint64_t opened = 0;     // the use clock when it was opened
+  bool edited = false;     // changed since it was opened
   // Analyses started because another file of the project changed (msprobe.showInfo).
   unsigned project_refreshes = 0;
   uint64_t job_seq = 0;  // LanguageServer's job counter when the last job started (it saw the project as it was then)

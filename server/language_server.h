@@ -223,7 +223,8 @@ class LanguageServer {
   int exit_code_ = 1;
   bool child_processes_forbidden_ = false;
   uint64_t use_clock_ = 0;
-  // Documents whose latest analysis keeps its facts; the others are slimmed.
+  // Documents in use whose latest analysis keeps its facts; the others are
+  // slimmed (slim_idle_snapshots).
   static constexpr std::size_t kFullSnapshots = 4;
 
   ClientCaps caps_;

@@ -60,7 +60,7 @@ void LanguageServer::on_did_open(const json& params) {
   doc.version = td.contains("version") && td["version"].is_number_integer() ? td["version"].get<int>() : 0;
   doc.text = DocumentText(td["text"].get<std::string>());
   doc.reset_tree = true;
-  touch(doc);
+  doc.opened = ++use_clock_;  // opened, not used yet: see slim_idle_snapshots
   worker_.forget(uri);
   schedule_analysis(doc, /*immediately=*/true);
 }
@@ -92,6 +92,7 @@ void LanguageServer::on_did_change(const json& params) {
     }
   }
   doc->version = version;
+  doc->edited = true;
   touch(*doc);
   doc->job_pending = false;
   // Requests waiting for an older version's analysis get ContentModified now,
@@ -167,6 +168,7 @@ void LanguageServer::start_job(Document& doc, bool force, bool quiet, bool proje
   if (doc.kind == DocumentKind::Python) job.project = project_input(doc);
   job.project_refresh = project_refresh;
   job.generation = doc.generation;
+  job.edited = doc.edited;
   worker_.submit(std::move(job), [this](SnapshotPtr snap) { on_analysis_done(snap); });
 }
 
@@ -204,26 +206,34 @@ void LanguageServer::on_analysis_done(const SnapshotPtr& snap) {
   schedule_heap_release();
 }
 
+// The documents in use keep their facts (and tree): the kFullSnapshots last
+// edited or asked about, and the one opened last. Opening alone does not
+// count as use: an editor restoring its tabs opens dozens of documents at
+// once, and asks about the one it shows.
 void LanguageServer::slim_idle_snapshots() {
   std::vector<Document*> full;
+  const Document* newest = nullptr;
   for (auto& [uri, d] : documents_) {
-    if (d.kind == DocumentKind::Python && d.latest && !d.latest->slim) full.push_back(&d);
+    if (d.kind != DocumentKind::Python) continue;
+    if (!newest || d.opened > newest->opened) newest = &d;
+    if (d.latest && !d.latest->slim) full.push_back(&d);
   }
-  if (full.size() <= kFullSnapshots) return;
-  std::sort(full.begin(), full.end(), [](const Document* a, const Document* b) { return a->last_used < b->last_used; });
-  for (std::size_t i = 0; i + kFullSnapshots < full.size(); ++i) {
-    Document& d = *full[i];
-    if (!d.waiters.empty()) continue;  // about to be used
+  std::sort(full.begin(), full.end(), [](const Document* a, const Document* b) { return a->last_used > b->last_used; });
+  std::size_t kept = 0;
+  for (Document* d : full) {
+    bool in_use = d->last_used > 0 && kept < kFullSnapshots;
+    if (in_use) ++kept;
+    if (in_use || d == newest || !d->waiters.empty()) continue;  // waiters: about to be used
     auto slim = std::make_shared<AnalysisSnapshot>();
-    slim->uri = d.latest->uri;
-    slim->version = d.latest->version;
-    slim->kind = d.latest->kind;
-    slim->source = d.latest->source;
-    slim->result.findings = d.latest->result.findings;
-    slim->result.timed_out = d.latest->result.timed_out;
-    slim->result.summary = d.latest->result.summary;  // the project index holds it too: free to keep
+    slim->uri = d->latest->uri;
+    slim->version = d->latest->version;
+    slim->kind = d->latest->kind;
+    slim->source = d->latest->source;
+    slim->result.findings = d->latest->result.findings;
+    slim->result.timed_out = d->latest->result.timed_out;
+    slim->result.summary = d->latest->result.summary;  // the project index holds it too: free to keep
     slim->slim = true;
-    d.latest = std::move(slim);  // requests still holding the full one keep it alive
+    d->latest = std::move(slim);  // requests still holding the full one keep it alive
   }
 }
 

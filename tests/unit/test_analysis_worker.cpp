@@ -196,45 +196,57 @@ TEST_CASE("the edits of a job alone in the queue reach the incremental parse") {
   CHECK(codes(got).empty());
 }
 
-TEST_CASE("the worker keeps trees only for the documents edited last") {
+TEST_CASE("the worker keeps trees for the documents edited last, and for the one opened last") {
   asio::io_context io;
   AnalysisWorker w(io, 0);
   std::vector<analysis::SourceText> texts;
   int delivered = 0;
+  // Ten documents opened at once (an editor restoring its tabs): only the
+  // newest keeps its tree.
   for (int i = 0; i < 10; ++i) {
     analysis::SourceText t("import torch\nx" + std::to_string(i) + " = torch.compile(m)\n");
     w.submit(job("doc" + std::to_string(i), 1, t, {}, true), [&](SnapshotPtr) { ++delivered; });
     texts.push_back(t);
   }
   REQUIRE(run_until(io, w, [&] { return delivered == 10; }));
+  CHECK(w.trees_kept() == 1);
+  CHECK(w.has_tree("doc9"));
+  // Edited documents keep theirs, up to the budget. The first edit of a
+  // document whose tree was dropped parses from scratch, correctly.
+  auto edit = [&](int i, int version) {
+    analysis::SourceText& t = texts[static_cast<std::size_t>(i)];
+    AnalysisJob j = job("doc" + std::to_string(i), version, t, {t.replace(0, 0, "# edited\n")});
+    j.edited = true;
+    SnapshotPtr got;
+    w.submit(std::move(j), [&](SnapshotPtr s) { got = s; });
+    REQUIRE(run_until(io, w, [&] { return got != nullptr; }));
+    CHECK(codes(got) == std::vector<std::string>{"MSP101"});
+  };
+  for (int i = 0; i < 6; ++i) edit(i, 2);
   CHECK(w.trees_kept() == AnalysisWorker::kMaxTrees);
-  // An edit of a document whose tree was dropped parses from scratch, correctly.
-  analysis::SourceText& t0 = texts[0];
-  std::vector<analysis::ByteEdit> e{t0.replace(0, 0, "# edited\n")};
-  SnapshotPtr got;
-  w.submit(job("doc0", 2, t0, e), [&](SnapshotPtr s) { got = s; });
-  REQUIRE(run_until(io, w, [&] { return got != nullptr; }));
-  CHECK(codes(got) == std::vector<std::string>{"MSP101"});
-  CHECK(w.trees_kept() == AnalysisWorker::kMaxTrees);
-  // A big document keeps its tree while it is the newest, but it does not
-  // count against the others' byte budget until another one is newer.
+  CHECK(w.has_tree("doc5"));
+  CHECK(w.has_tree("doc2"));
+  CHECK_FALSE(w.has_tree("doc1"));
+  CHECK_FALSE(w.has_tree("doc9"));  // opened only, and no longer the newest
+  // A big edited document keeps its tree while it is the newest, but it does
+  // not count against the others' byte budget until another one is newer.
   std::string big = "import torch\n";
   while (big.size() < AnalysisWorker::kMaxTreeSourceBytes * 2) big += "y = [1, 2, 3]\n";
   analysis::SourceText bt(big);
-  got = nullptr;
-  w.submit(job("big", 1, bt, {}, true), [&](SnapshotPtr s) { got = s; });
+  SnapshotPtr got;
+  AnalysisJob bj = job("big", 2, bt, {}, true);
+  bj.edited = true;
+  w.submit(std::move(bj), [&](SnapshotPtr s) { got = s; });
   REQUIRE(run_until(io, w, [&] { return got != nullptr; }));
   CHECK(w.trees_kept() == AnalysisWorker::kMaxTrees);
   CHECK(w.has_tree("big"));
-  CHECK(w.has_tree("doc0"));
-  CHECK_FALSE(w.has_tree("doc1"));
-  got = nullptr;
-  w.submit(job("doc5", 2, texts[5], {}, true), [&](SnapshotPtr s) { got = s; });
-  REQUIRE(run_until(io, w, [&] { return got != nullptr; }));
-  CHECK(w.has_tree("doc5"));
+  CHECK(w.has_tree("doc3"));
+  CHECK_FALSE(w.has_tree("doc2"));
+  edit(4, 3);
+  CHECK(w.has_tree("doc4"));
   CHECK_FALSE(w.has_tree("big"));  // over the byte budget once it is not the newest
-  CHECK(w.has_tree("doc0"));
-  CHECK(w.trees_kept() == AnalysisWorker::kMaxTrees);
+  CHECK(w.has_tree("doc3"));
+  CHECK(w.trees_kept() == AnalysisWorker::kMaxTrees - 1);
 }
 
 TEST_CASE("worker: the warm-up script gives every stage of the analysis work") {
