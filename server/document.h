@@ -3,6 +3,7 @@
 #pragma once
 
 #include <asio/steady_timer.hpp>
+#include <cstddef>
 #include <functional>
 #include <memory>
 #include <string>
@@ -73,8 +74,10 @@ struct Document {
   uint64_t last_used = 0;  // LanguageServer's use clock at the last edit or request (0: none yet)
   uint64_t opened = 0;     // the use clock when it was opened
   bool edited = false;     // changed since it was opened
-  // Analyses started because another file of the project changed (msprobe.showInfo).
+  // For msprobe.showInfo: analyses started because another file of the
+  // project changed, and analyses whose result was taken (published or not).
   unsigned project_refreshes = 0;
+  unsigned analyses = 0;
   uint64_t job_seq = 0;  // LanguageServer's job counter when the last job started (it saw the project as it was then)
   std::unique_ptr<asio::steady_timer> debounce;
   // Requests waiting for the analysis of a version; called with null when
@@ -85,7 +88,10 @@ struct Document {
   };
   std::vector<Waiter> waiters;
   std::string last_pull_result_id;
-  std::string last_published;  // the last publishDiagnostics message sent, to skip repeating it
+  // The last publishDiagnostics message sent (its size and hash: the message
+  // itself is ~100 bytes per diagnostic), to skip repeating it.
+  std::size_t last_published_size = 0;
+  std::size_t last_published_hash = 0;
 };
 
 }  // namespace msprobe::server

@@ -19,11 +19,13 @@ json LanguageServer::show_info() const {
   json docs = json::array();
   for (const auto& [uri, d] : documents_) {
     // facts: whether the latest analysis still holds them (idle documents are slimmed).
-    // projectRefreshes: analyses because another file of the project changed.
+    // projectRefreshes: analyses because another file of the project changed;
+    // analyses: results taken (published, or not when a re-check found the same diagnostics).
     docs.push_back({{"uri", uri},
                     {"version", d.version},
                     {"facts", d.latest != nullptr && !d.latest->slim},
-                    {"projectRefreshes", d.project_refreshes}});
+                    {"projectRefreshes", d.project_refreshes},
+                    {"analyses", d.analyses}});
   }
   const auto& a = settings_.analysis;
   return {{"server", {{"name", "msprobe-lsp"}, {"version", MSPROBE_LSP_VERSION}}},

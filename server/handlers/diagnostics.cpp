@@ -3,6 +3,8 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
+#include <functional>
+#include <string_view>
 
 #include "docs_location.h"
 #include "language_server.h"
@@ -57,8 +59,11 @@ void LanguageServer::publish(const AnalysisSnapshot& snap) {
   std::string text = publish_diagnostics_message(snap.source ? *snap.source : kNoText, shown, convert_options(snap));
   auto it = documents_.find(snap.uri);
   if (it != documents_.end()) {
-    if (snap.project_refresh && text == it->second.last_published) return;
-    it->second.last_published = text;
+    Document& doc = it->second;
+    const std::size_t hash = std::hash<std::string_view>{}(text);
+    if (snap.project_refresh && text.size() == doc.last_published_size && hash == doc.last_published_hash) return;
+    doc.last_published_size = text.size();
+    doc.last_published_hash = hash;
   }
   transport_.send_text(std::move(text));
   spdlog::debug("published {} diagnostics for {} v{} in {:.2f} ms", count, snap.uri, snap.version,

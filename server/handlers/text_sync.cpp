@@ -191,6 +191,7 @@ void LanguageServer::on_analysis_done(const SnapshotPtr& snap) {
   }
   // The analysis it replaces is freed last, after the publish.
   SnapshotPtr replaced = std::exchange(doc.latest, snap);
+  ++doc.analyses;
   after_config_analysis(snap);
   // What other files see of this one changed: their diagnostics may too.
   if (snap->result.summary) {
