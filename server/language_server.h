@@ -197,6 +197,9 @@ class LanguageServer {
   // the dump actions of a file in an indexed project (handlers/project_actions.cpp)
   bool in_project(const std::string& path) const;
   analysis::FileReader project_reader(const std::string& root) const;
+  // Plan options whose known files are the open documents' current analyses
+  // (no file the editor holds is parsed again for a plan or an edit).
+  analysis::ProjectPlanOptions project_plan_options(const std::string& root) const;
   std::vector<DumpOffer> project_dump_offers(const std::string& path, const analysis::SourceText& src,
                                              const analysis::Analysis& a, uint32_t sel_start, uint32_t sel_end,
                                              bool with_source, bool with_refactor) const;

@@ -52,6 +52,18 @@ analysis::FileReader LanguageServer::project_reader(const std::string& root) con
   };
 }
 
+analysis::ProjectPlanOptions LanguageServer::project_plan_options(const std::string& root) const {
+  analysis::ProjectPlanOptions po;
+  po.known = [this, root](const std::string& rel) -> std::optional<analysis::KnownFile> {
+    auto it = documents_.find(path_to_uri(root + "/" + rel));
+    if (it == documents_.end()) return std::nullopt;
+    const Document& d = it->second;
+    if (!d.latest || d.latest->slim || d.latest->version != d.version || !d.latest->source) return std::nullopt;
+    return analysis::KnownFile{d.latest->source.get(), &d.latest->result};
+  };
+  return po;
+}
+
 bool LanguageServer::in_project(const std::string& path) const {
   return settings_.index.enabled && projects_.locate(path).has_value();
 }
@@ -74,7 +86,7 @@ std::vector<DumpOffer> LanguageServer::project_dump_offers(const std::string& pa
   std::string config = dump_config_path(path);
   auto offer = [&](const std::string& kind, std::optional<uint32_t> loop_line, const std::string& title,
                    const std::string& entry) {
-    analysis::ProjectPlanOptions po;
+    analysis::ProjectPlanOptions po = project_plan_options(where->root);
     po.loop_line = loop_line;
     po.entry = entry;
     analysis::InstrumentOptions io;
@@ -88,7 +100,7 @@ std::vector<DumpOffer> LanguageServer::project_dump_offers(const std::string& pa
     for (const analysis::LoopInfo& info : a.facts.loop_info) {
       const analysis::Loop& l = a.facts.loops[static_cast<std::size_t>(info.loop)];
       if (!on_loop(src, l.range, sel_start, sel_end) || info.role == analysis::LoopRole::None) continue;
-      analysis::ProjectPlanOptions po;
+      analysis::ProjectPlanOptions po = project_plan_options(where->root);
       po.loop_line = l.line;
       std::optional<analysis::ProjectPlan> plan = analysis::plan_project(*where->snapshot, where->rel, read, po,
                                                                          nullptr);
@@ -98,7 +110,8 @@ std::vector<DumpOffer> LanguageServer::project_dump_offers(const std::string& pa
         offer(kKindEnableRefactor, l.line, enable_title(*plan, e, where->rel, l.line), entry_argument(*plan, e));
     }
     // On the calls of this entry that lead to a loop in another file.
-    std::optional<analysis::ProjectPlan> plan = analysis::plan_project(*where->snapshot, where->rel, read, {}, nullptr);
+    std::optional<analysis::ProjectPlan> plan = analysis::plan_project(*where->snapshot, where->rel, read,
+                                                                       project_plan_options(where->root), nullptr);
     if (plan && plan->loop_file != where->rel) {
       for (const analysis::ProjectEntry& e : plan->entries) {
         if (e.file != where->rel) continue;
@@ -111,7 +124,8 @@ std::vector<DumpOffer> LanguageServer::project_dump_offers(const std::string& pa
     }
   }
   if (with_source) {
-    std::optional<analysis::ProjectPlan> plan = analysis::plan_project(*where->snapshot, where->rel, read, {}, nullptr);
+    std::optional<analysis::ProjectPlan> plan = analysis::plan_project(*where->snapshot, where->rel, read,
+                                                                       project_plan_options(where->root), nullptr);
     if (plan) {
       std::optional<uint32_t> line;
       if (plan->loop_file == where->rel) line = plan->loop_line;
@@ -128,12 +142,13 @@ json LanguageServer::project_lenses(const std::string& uri, const std::string& p
   std::optional<ProjectIndex::Located> where = projects_.locate(path);
   if (!where) return lenses;
   analysis::FileReader read = project_reader(where->root);
-  std::optional<analysis::ProjectPlan> plan = analysis::plan_project(*where->snapshot, where->rel, read, {}, nullptr);
+  std::optional<analysis::ProjectPlan> plan = analysis::plan_project(*where->snapshot, where->rel, read,
+                                                                     project_plan_options(where->root), nullptr);
   if (!plan) return lenses;
   analysis::InstrumentOptions io;
   io.config_path = dump_config_path(path);
   std::string entry = entry_argument(*plan, plan->entry);
-  analysis::ProjectPlanOptions po;
+  analysis::ProjectPlanOptions po = project_plan_options(where->root);
   po.entry = entry;
   if (analysis::enable_in_project(*where->snapshot, where->rel, read, po, io).empty()) return lenses;
   // On the loop's header in its file; on the entry's call that leads there.
@@ -167,7 +182,7 @@ std::optional<json> LanguageServer::project_dump_edit(const std::string& path, c
     return std::nullopt;
   }
   analysis::FileReader read = project_reader(where->root);
-  analysis::ProjectPlanOptions po;
+  analysis::ProjectPlanOptions po = project_plan_options(where->root);
   po.loop_line = req.loop_line;
   po.entry = req.entry;
   analysis::ProjectEditResult r;

@@ -799,3 +799,62 @@ TEST_CASE("files_affected_by on the example projects: instrumenting, emptying or
   }
   CHECK(differ >= 5);  // the projects' files do answer each other's questions
 }
+
+TEST_CASE("plans and edits use the caller's analyses of known files, and give what reading them gives") {
+  for (const char* name : {"trainer_module", "template_method", "spawn_worker", "relative_pkg"}) {
+    INFO(name);
+    fs::path root = fs::path(MSPROBE_TESTS_DIR) / "projects" / name;
+    ScanResult scan = scan_project(root.string());
+    Files files;
+    for (const std::string& rel : scan.files) {
+      std::ifstream in(root / rel, std::ios::binary);
+      files[rel] = std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
+    Project p = make(files, scan.package_roots);
+    // Every file analysed as the server analyses an open document.
+    std::map<std::string, std::pair<std::unique_ptr<SourceText>, Analysis>> open;
+    PythonParser parser;
+    for (const auto& [rel, text] : files) {
+      auto src = std::make_unique<SourceText>(text);
+      ProjectInput in{p.snapshot, rel};
+      Analysis a = analyze(parser, *src, AnalysisOptions{}, nullptr, &in);
+      open.emplace(rel, std::make_pair(std::move(src), std::move(a)));
+    }
+    std::size_t reads = 0;
+    FileReader counting = [&](const std::string& rel) {
+      ++reads;
+      return p.read(rel);
+    };
+    ProjectPlanOptions known;
+    known.known = [&](const std::string& rel) -> std::optional<KnownFile> {
+      auto it = open.find(rel);
+      if (it == open.end()) return std::nullopt;
+      return KnownFile{it->second.first.get(), &it->second.second};
+    };
+    for (const auto& [rel, text] : files) {
+      INFO(rel);
+      std::optional<ProjectPlan> read_plan = plan_project(*p.snapshot, rel, p.read, {}, nullptr);
+      std::optional<ProjectPlan> known_plan = plan_project(*p.snapshot, rel, counting, known, nullptr);
+      REQUIRE(read_plan.has_value() == known_plan.has_value());
+      if (read_plan) {
+        CHECK(known_plan->loop_file == read_plan->loop_file);
+        CHECK(known_plan->loop_line == read_plan->loop_line);
+        CHECK(known_plan->entry.file == read_plan->entry.file);
+        CHECK(known_plan->entry.construct_file == read_plan->entry.construct_file);
+        CHECK(known_plan->construct_after_line == read_plan->construct_after_line);
+        CHECK(known_plan->notes == read_plan->notes);
+      }
+      ProjectEditResult by_reading = enable_in_project(*p.snapshot, rel, p.read, {}, {});
+      ProjectEditResult by_known = enable_in_project(*p.snapshot, rel, counting, known, {});
+      CHECK(by_known.error == by_reading.error);
+      CHECK(by_known.summary == by_reading.summary);
+      REQUIRE(by_known.files.size() == by_reading.files.size());
+      for (std::size_t i = 0; i < by_known.files.size(); ++i) {
+        CHECK(by_known.files[i].file == by_reading.files[i].file);
+        CHECK(apply_edits(by_known.files[i].text, by_known.files[i].result.all_edits()) ==
+              apply_edits(by_reading.files[i].text, by_reading.files[i].result.all_edits()));
+      }
+    }
+    CHECK(reads == 0);  // every file was known
+  }
+}

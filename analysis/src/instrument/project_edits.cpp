@@ -9,36 +9,47 @@
 namespace msprobe::analysis {
 namespace {
 
-// One file read and analysed with its loops derived across the project.
+// One file read and analysed with its loops derived across the project (or
+// the caller's analysis of it: ProjectPlanOptions::known).
 struct Analysed {
-  std::string text;
-  SourceText source;
-  Analysis analysis;
+  const SourceText* source = nullptr;
+  const Analysis* analysis = nullptr;
+  SourceText own_source;
+  Analysis own_analysis;
 };
 
 class Files {
  public:
-  Files(const ProjectSnapshot& p, const FileReader& read) : p_(p), read_(read) {}
+  Files(const ProjectSnapshot& p, const FileReader& read, const ProjectPlanOptions& options)
+      : p_(p), read_(read), options_(options) {}
 
   Analysed* get(const std::string& rel) {
     auto it = files_.find(rel);
     if (it != files_.end()) return it->second.get();
+    auto a = std::make_unique<Analysed>();
+    std::optional<KnownFile> known = options_.known ? options_.known(rel) : std::nullopt;
+    if (known && known->source && known->analysis && known->analysis->tree) {
+      a->source = known->source;
+      a->analysis = known->analysis;
+      return files_.emplace(rel, std::move(a)).first->second.get();
+    }
     std::optional<std::string> text = read_(rel);
     if (!text) return files_.emplace(rel, nullptr).first->second.get();
-    auto a = std::make_unique<Analysed>();
-    a->text = *text;
-    a->source = SourceText(std::move(*text));
-    a->analysis = analyze(parser_, a->source, AnalysisOptions{});
-    if (a->analysis.tree) {
-      std::shared_ptr<const ModuleSummary> s = summarize(a->source, a->analysis.facts);
-      derive_loops_in_project(a->source, a->analysis.facts, p_, rel, *s);
+    a->own_source = SourceText(std::move(*text));
+    a->own_analysis = analyze(parser_, a->own_source, AnalysisOptions{});
+    if (a->own_analysis.tree) {
+      std::shared_ptr<const ModuleSummary> s = summarize(a->own_source, a->own_analysis.facts);
+      derive_loops_in_project(a->own_source, a->own_analysis.facts, p_, rel, *s);
     }
+    a->source = &a->own_source;
+    a->analysis = &a->own_analysis;
     return files_.emplace(rel, std::move(a)).first->second.get();
   }
 
  private:
   const ProjectSnapshot& p_;
   const FileReader& read_;
+  const ProjectPlanOptions& options_;
   PythonParser parser_;
   std::map<std::string, std::unique_ptr<Analysed>> files_;
 };
@@ -47,7 +58,7 @@ void add(ProjectEditResult& out, const std::string& rel, const Analysed& a, Inst
   for (std::string& n : r.notes) out.notes.push_back(rel + ": " + n);
   r.notes.clear();
   if (r.groups.empty()) return;
-  out.files.push_back({rel, a.text, std::move(r)});
+  out.files.push_back({rel, a.source->text(), std::move(r)});
 }
 
 }  // namespace
@@ -61,12 +72,12 @@ ProjectEditResult enable_in_project(const ProjectSnapshot& project, const std::s
   ProjectEditResult out;
   std::string why;
   std::optional<ProjectPlan> plan = plan_project(project, rel, read, plan_options, &why);
-  Files files(project, read);
+  Files files(project, read, plan_options);
   if (!plan) {
     // A vLLM model runner has no loop: its file is instrumented on its own.
     Analysed* a = files.get(rel);
-    if (a && vllm_runner_target(a->source, a->analysis)) {
-      InstrumentResult r = enable(a->source, a->analysis, options);
+    if (a && vllm_runner_target(*a->source, *a->analysis)) {
+      InstrumentResult r = enable(*a->source, *a->analysis, options);
       if (!r.ok()) return out.error = r.error, out;
       out.summary = r.summary;
       add(out, rel, *a, std::move(r));
@@ -89,11 +100,11 @@ ProjectEditResult enable_in_project(const ProjectSnapshot& project, const std::s
   // A dump that was commented out comes back as it was.
   bool disabled = false;
   for (const std::string& f : spanned)
-    disabled = disabled || has_disabled_dump(files.get(f)->source, files.get(f)->analysis);
+    disabled = disabled || has_disabled_dump(*files.get(f)->source, *files.get(f)->analysis);
   if (disabled) {
     for (const std::string& f : spanned) {
       Analysed* a = files.get(f);
-      InstrumentResult r = reenable_dump(a->source, a->analysis);
+      InstrumentResult r = reenable_dump(*a->source, *a->analysis);
       if (!r.ok()) return fail(f, r.error);
       add(out, f, *a, std::move(r));
     }
@@ -102,7 +113,7 @@ ProjectEditResult enable_in_project(const ProjectSnapshot& project, const std::s
   }
 
   InstrumentOptions lo = options;
-  lo.loop_line = loop->analysis.facts.loops[static_cast<std::size_t>(plan->loop.loop)].line;
+  lo.loop_line = loop->analysis->facts.loops[static_cast<std::size_t>(plan->loop.loop)].line;
   if (plan->single_file()) {
     lo.construct = InstrumentOptions::Construct::AfterImports;
     lo.construct_before_line = plan->construct_before_line;
@@ -112,7 +123,7 @@ ProjectEditResult enable_in_project(const ProjectSnapshot& project, const std::s
   } else {
     lo.construct = InstrumentOptions::Construct::Elsewhere;
   }
-  InstrumentResult lr = enable_dump(loop->source, loop->analysis, lo);
+  InstrumentResult lr = enable_dump(*loop->source, *loop->analysis, lo);
   if (!lr.ok()) return fail(plan->loop_file, lr.error);
   out.summary = plan->single_file() ? lr.summary : lr.summary + " of " + plan->loop_file;
   add(out, plan->loop_file, *loop, std::move(lr));
@@ -122,7 +133,7 @@ ProjectEditResult enable_in_project(const ProjectSnapshot& project, const std::s
                                               : InstrumentOptions::Construct::InFunction;
     eo.construct_function = plan->entry.worker_function;
     eo.construct_before_line = plan->construct_before_line;
-    InstrumentResult er = enable_construction(entry->source, entry->analysis, eo);
+    InstrumentResult er = enable_construction(*entry->source, *entry->analysis, eo);
     if (!er.ok()) return fail(plan->entry.construct_file, er.error);
     if (!er.groups.empty()) out.summary += "; " + er.summary + " of " + plan->entry.construct_file;
     add(out, plan->entry.construct_file, *entry, std::move(er));
@@ -141,12 +152,12 @@ ProjectEditResult dump_off_in_project(const ProjectSnapshot& project, const std:
       if (std::find(targets.begin(), targets.end(), f) == targets.end()) targets.push_back(f);
     }
   }
-  Files files(project, read);
+  Files files(project, read, plan_options);
   for (const std::string& f : targets) {
     Analysed* a = files.get(f);
     if (!a) return out = ProjectEditResult{}, out.error = "cannot read " + f, out;
-    InstrumentResult r = mode == DumpOffMode::Disable ? disable_dump(a->source, a->analysis)
-                                                      : remove_dump(a->source, a->analysis);
+    InstrumentResult r = mode == DumpOffMode::Disable ? disable_dump(*a->source, *a->analysis)
+                                                      : remove_dump(*a->source, *a->analysis);
     if (!r.ok()) return out = ProjectEditResult{}, out.error = f + ": " + r.error, out;
     if (!r.groups.empty()) out.summary += (out.summary.empty() ? "" : "; ") + r.summary + " in " + f;
     add(out, f, *a, std::move(r));

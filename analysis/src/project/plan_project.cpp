@@ -15,10 +15,15 @@
 namespace msprobe::analysis {
 namespace {
 
+// A file as the planner sees it: analysed by the caller already, or parsed here.
 struct ParsedFile {
-  SourceText source;
-  FileFacts facts;
-  std::shared_ptr<const ModuleSummary> summary;
+  const SourceText* source = nullptr;
+  const FileFacts* facts = nullptr;
+  const ModuleSummary* summary = nullptr;
+  // What the planner parsed itself.
+  SourceText own_source;
+  FileFacts own_facts;
+  std::shared_ptr<const ModuleSummary> own_summary;
 };
 
 bool wants(LoopRole role, Effects kinds) {
@@ -28,30 +33,42 @@ bool wants(LoopRole role, Effects kinds) {
 
 class Planner {
  public:
-  Planner(const ProjectSnapshot& project, const FileReader& read) : p_(project), read_(read) {}
+  Planner(const ProjectSnapshot& project, const FileReader& read, const ProjectPlanOptions& options)
+      : p_(project), read_(read), options_(options) {}
 
   // The file as it reads now, its loops derived across the project.
   ParsedFile* parse(const std::string& rel) {
     auto it = files_.find(rel);
     if (it != files_.end()) return it->second.get();
+    auto f = std::make_unique<ParsedFile>();
+    std::optional<KnownFile> known = options_.known ? options_.known(rel) : std::nullopt;
+    if (known && known->source && known->analysis && known->analysis->summary) {
+      f->source = known->source;
+      f->facts = &known->analysis->facts;
+      f->summary = known->analysis->summary.get();
+      return files_.emplace(rel, std::move(f)).first->second.get();
+    }
     std::optional<std::string> text = read_(rel);
     if (!text) return files_.emplace(rel, nullptr).first->second.get();
-    auto f = std::make_unique<ParsedFile>();
-    f->source = SourceText(std::move(*text));
-    TreePtr tree = parser_.parse(f->source.view());
+    f->own_source = SourceText(std::move(*text));
+    TreePtr tree = parser_.parse(f->own_source.view());
     if (tree) {
-      f->facts = build_facts(tree, f->source.view());
-      f->summary = summarize(f->source, f->facts);
-      derive_loops_in_project(f->source, f->facts, p_, rel, *f->summary);
+      f->own_facts = build_facts(tree, f->own_source.view());
+      f->own_summary = summarize(f->own_source, f->own_facts);
+      derive_loops_in_project(f->own_source, f->own_facts, p_, rel, *f->own_summary);
     } else {
-      f->summary = summarize(f->source, f->facts);
+      f->own_summary = summarize(f->own_source, f->own_facts);
     }
+    f->source = &f->own_source;
+    f->facts = &f->own_facts;
+    f->summary = f->own_summary.get();
     return files_.emplace(rel, std::move(f)).first->second.get();
   }
 
  private:
   const ProjectSnapshot& p_;
   const FileReader& read_;
+  const ProjectPlanOptions& options_;
   PythonParser parser_;
   std::map<std::string, std::unique_ptr<ParsedFile>> files_;
 };
@@ -134,24 +151,24 @@ std::optional<ProjectPlan> plan_project(const ProjectSnapshot& project, const st
     if (error) *error = std::move(why);
     return std::nullopt;
   };
-  Planner planner(project, read);
+  Planner planner(project, read, options);
   ParsedFile* self = planner.parse(rel);
   if (!self) return fail(rel + ": cannot be read");
-  ProjectSession session(project, rel, self->summary.get());
+  ProjectSession session(project, rel, self->summary);
   const bool script = session.is_script(rel);
 
   // ----- the loop -----
   std::string loop_file;
   int loop_index = -1;
   auto own = [&](LoopRole want) {
-    for (std::size_t i = 0; i < self->facts.loop_info.size(); ++i) {
-      if (self->facts.loop_info[i].role == want) return static_cast<int>(i);
+    for (std::size_t i = 0; i < self->facts->loop_info.size(); ++i) {
+      if (self->facts->loop_info[i].role == want) return static_cast<int>(i);
     }
     return -1;
   };
   if (options.loop_line) {
-    for (std::size_t i = 0; i < self->facts.loop_info.size(); ++i) {
-      if (self->facts.loops[static_cast<std::size_t>(self->facts.loop_info[i].loop)].line == *options.loop_line)
+    for (std::size_t i = 0; i < self->facts->loop_info.size(); ++i) {
+      if (self->facts->loops[static_cast<std::size_t>(self->facts->loop_info[i].loop)].line == *options.loop_line)
         loop_index = static_cast<int>(i);
     }
     if (loop_index < 0)
@@ -179,9 +196,9 @@ std::optional<ProjectPlan> plan_project(const ProjectSnapshot& project, const st
       if (!candidate) continue;
       ParsedFile* pf = planner.parse(f.file);
       if (!pf) continue;
-      for (std::size_t i = 0; i < pf->facts.loop_info.size() && loop_index < 0; ++i) {
-        const LoopInfo& info = pf->facts.loop_info[i];
-        if (info.role == want && pf->facts.loops[static_cast<std::size_t>(info.loop)].function == f.function) {
+      for (std::size_t i = 0; i < pf->facts->loop_info.size() && loop_index < 0; ++i) {
+        const LoopInfo& info = pf->facts->loop_info[i];
+        if (info.role == want && pf->facts->loops[static_cast<std::size_t>(info.loop)].function == f.function) {
           loop_index = static_cast<int>(i);
           loop_file = f.file;
         }
@@ -197,12 +214,12 @@ std::optional<ProjectPlan> plan_project(const ProjectSnapshot& project, const st
                        : "no training or inference loop found in " + rel);
 
   ParsedFile* lf = planner.parse(loop_file);
-  std::optional<DumpPlan> loop_plan = plan_for_loop(lf->source, lf->facts, loop_index);
+  std::optional<DumpPlan> loop_plan = plan_for_loop(*lf->source, *lf->facts, loop_index);
   if (!loop_plan) return fail("the loop has no body to instrument");
   ProjectPlan plan;
   plan.loop_file = loop_file;
   plan.loop = std::move(*loop_plan);
-  const Loop& loop = lf->facts.loops[static_cast<std::size_t>(plan.loop.loop)];
+  const Loop& loop = lf->facts->loops[static_cast<std::size_t>(plan.loop.loop)];
   plan.loop_line = loop.line;
   FunctionRef target{loop_file, loop.function};
 
@@ -255,17 +272,17 @@ std::optional<ProjectPlan> plan_project(const ProjectSnapshot& project, const st
   ParsedFile* cf = planner.parse(plan.entry.construct_file);
   if (!cf) return fail(plan.entry.construct_file + ": cannot be read");
   if (plan.entry.worker.empty()) {
-    plan.construct_after_line = import_block_end(cf->facts);
+    plan.construct_after_line = import_block_end(*cf->facts);
     place_before_project_imports(session, plan, *cf);
   } else {
     int fn = -1;
     const std::string& w = plan.entry.worker;
-    for (std::size_t i = 0; i < cf->facts.functions.size(); ++i) {
-      const Function& d = cf->facts.functions[i];
+    for (std::size_t i = 0; i < cf->facts->functions.size(); ++i) {
+      const Function& d = cf->facts->functions[i];
       std::string name = d.class_name.empty() ? d.name : d.class_name + "." + d.name;
       if (name == w && d.parent == -1) fn = static_cast<int>(i);
     }
-    std::optional<uint32_t> line = function_top_line(cf->source, cf->facts, fn);
+    std::optional<uint32_t> line = function_top_line(*cf->source, *cf->facts, fn);
     if (!line)
       return fail("the worker " + w + "() in " + plan.entry.construct_file + " has no body on lines of its own");
     plan.construct_after_line = line;

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "msprobe/analysis/analyzer.h"
 #include "msprobe/analysis/facts.h"
 #include "msprobe/analysis/plan.h"
 #include "msprobe/analysis/rule.h"
@@ -172,9 +173,21 @@ struct ProjectEntry {
   std::vector<std::string> path;  // how it reaches the loop ("chargpt.py", "Trainer.run (mingpt/trainer.py)")
 };
 
+// A file the caller has analysed already, in the project (an editor's open
+// document): its text and its analysis, with the tree, the summary and the
+// loops derived across the project.
+struct KnownFile {
+  const SourceText* source = nullptr;
+  const Analysis* analysis = nullptr;
+};
+
 struct ProjectPlanOptions {
   std::string entry;                  // a given entry (relative path); "" = choose
   std::optional<uint32_t> loop_line;  // 0-based header line of the loop in the file asked about
+  // Files analysed already: plans and edits use them instead of reading and
+  // analysing the file again (nullopt: read it). Their text must be what the
+  // reader would give.
+  std::function<std::optional<KnownFile>(const std::string& rel)> known;
 };
 
 // Where the dump goes in a project: the loop (in `loop_file`) and the
