@@ -73,6 +73,34 @@ const char* kStepFn =
     "    loss.backward()\n"
     "    opt.step()\n";
 
+// A module whose loop runs the dump calls, and entry scripts that import it
+// and build the debugger or not.
+const std::string kDumpLoop =
+    "from msprobe.pytorch import PrecisionDebugger\n"
+    "def fit(model, data, opt):\n"
+    "    for b in data:\n"
+    "        PrecisionDebugger.start(model)\n"
+    "        model(b).sum().backward()\n"
+    "        opt.step()\n"
+    "        PrecisionDebugger.stop()\n"
+    "        PrecisionDebugger.step()\n";
+const std::string kBuildsDebugger =
+    "from msprobe.pytorch import PrecisionDebugger\nfrom loop import fit\n"
+    "debugger = PrecisionDebugger(config_path='./config.json')\nif __name__ == '__main__':\n    fit(m, d, o)\n";
+const std::string kBuildsNothing = "from loop import fit\nif __name__ == '__main__':\n    fit(m, d, o)\n";
+
+// A project folder of tests/projects: its Python files and how it scans.
+Files read_example(const std::string& name, ScanResult& scan) {
+  fs::path root = fs::path(MSPROBE_TESTS_DIR) / "projects" / name;
+  scan = scan_project(root.string());
+  Files files;
+  for (const std::string& rel : scan.files) {
+    std::ifstream in(root / rel, std::ios::binary);
+    files[rel] = std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  return files;
+}
+
 }  // namespace
 
 TEST_CASE("index_project leaves the files the caller provides unread and out of the snapshot") {
@@ -391,21 +419,10 @@ bool has(const std::vector<std::string>& v, const std::string& x) {
 }  // namespace
 
 TEST_CASE("MSP204 asks the script that runs the dump calls whether it builds the debugger") {
-  const std::string loop =
-      "from msprobe.pytorch import PrecisionDebugger\n"
-      "def fit(model, data, opt):\n"
-      "    for b in data:\n"
-      "        PrecisionDebugger.start(model)\n"
-      "        model(b).sum().backward()\n"
-      "        opt.step()\n"
-      "        PrecisionDebugger.stop()\n"
-      "        PrecisionDebugger.step()\n"
-      "if __name__ == '__main__':\n"
-      "    fit(None, [], None)\n";  // a self-test: a script of its own, which builds nothing
-  const std::string builds =
-      "from msprobe.pytorch import PrecisionDebugger\nfrom loop import fit\n"
-      "debugger = PrecisionDebugger(config_path='./config.json')\nif __name__ == '__main__':\n    fit(m, d, o)\n";
-  const std::string builds_nothing = "from loop import fit\nif __name__ == '__main__':\n    fit(m, d, o)\n";
+  // With a self-test: a script of its own, which builds nothing.
+  const std::string loop = kDumpLoop + "if __name__ == '__main__':\n    fit(None, [], None)\n";
+  const std::string& builds = kBuildsDebugger;
+  const std::string& builds_nothing = kBuildsNothing;
   Project ok = make({{"loop.py", loop}, {"train.py", builds}});
   CHECK_FALSE(has(codes_in_project(ok, "loop.py"), "MSP204"));
   Project missing = make({{"loop.py", loop}, {"train.py", builds_nothing}});
@@ -649,19 +666,9 @@ Files with(Files files, const std::string& rel, std::optional<std::string> text)
 }  // namespace
 
 TEST_CASE("files_affected_by: a change reaches the files linked to it by imports, and no others") {
-  const std::string loop =
-      "from msprobe.pytorch import PrecisionDebugger\n"
-      "def fit(model, data, opt):\n"
-      "    for b in data:\n"
-      "        PrecisionDebugger.start(model)\n"
-      "        model(b).sum().backward()\n"
-      "        opt.step()\n"
-      "        PrecisionDebugger.stop()\n"
-      "        PrecisionDebugger.step()\n";
-  const std::string builds =
-      "from msprobe.pytorch import PrecisionDebugger\nfrom loop import fit\n"
-      "debugger = PrecisionDebugger(config_path='./config.json')\nif __name__ == '__main__':\n    fit(m, d, o)\n";
-  const std::string builds_nothing = "from loop import fit\nif __name__ == '__main__':\n    fit(m, d, o)\n";
+  const std::string& loop = kDumpLoop;
+  const std::string& builds = kBuildsDebugger;
+  const std::string& builds_nothing = kBuildsNothing;
   // A script of its own with the same shape: nothing links it to the others.
   const std::string other = loop + "if __name__ == '__main__':\n    fit(None, [], None)\n";
   Files before{{"loop.py", loop}, {"train.py", builds}, {"other.py", other}};
@@ -766,14 +773,9 @@ TEST_CASE("files_affected_by on the example projects: instrumenting, emptying or
   std::size_t differ = 0;
   for (const char* name : {"trainer_module", "src_layout", "two_entries", "train_step_module", "relative_pkg",
                            "import_cycle", "spawn_worker", "template_method", "torch_by_name"}) {
-    fs::path root = fs::path(MSPROBE_TESTS_DIR) / "projects" / name;
-    ScanResult scan = scan_project(root.string());
-    Files plain;
-    for (const std::string& rel : scan.files) {
-      std::ifstream in(root / rel, std::ios::binary);
-      plain[rel] = std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    }
-    std::ifstream json(root / "project.json");
+    ScanResult scan;
+    Files plain = read_example(name, scan);
+    std::ifstream json(fs::path(MSPROBE_TESTS_DIR) / "projects" / name / "project.json");
     std::string spec((std::istreambuf_iterator<char>(json)), std::istreambuf_iterator<char>());
     std::size_t at = spec.find("\"enable\": \"");
     REQUIRE(at != std::string::npos);
@@ -803,13 +805,8 @@ TEST_CASE("files_affected_by on the example projects: instrumenting, emptying or
 TEST_CASE("plans and edits use the caller's analyses of known files, and give what reading them gives") {
   for (const char* name : {"trainer_module", "template_method", "spawn_worker", "relative_pkg"}) {
     INFO(name);
-    fs::path root = fs::path(MSPROBE_TESTS_DIR) / "projects" / name;
-    ScanResult scan = scan_project(root.string());
-    Files files;
-    for (const std::string& rel : scan.files) {
-      std::ifstream in(root / rel, std::ios::binary);
-      files[rel] = std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    }
+    ScanResult scan;
+    Files files = read_example(name, scan);
     Project p = make(files, scan.package_roots);
     // Every file analysed as the server analyses an open document.
     std::map<std::string, std::pair<std::unique_ptr<SourceText>, Analysis>> open;
