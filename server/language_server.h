@@ -189,10 +189,9 @@ class LanguageServer {
   void start_project_index();
   void on_index_progress(const std::string& root, std::size_t done, std::size_t total);
   // Re-checks soon the open Python documents of `root` that a change of its
-  // files may affect (`before`: the folder's snapshot before the change);
-  // every one without `before`. Changes that come in a burst are one refresh.
-  void refresh_project_documents(const std::string& root,
-                                 std::shared_ptr<const analysis::ProjectSnapshot> before = nullptr);
+  // files may affect (`before`: the folder's snapshot before the change).
+  // Changes that come in a burst are one refresh.
+  void refresh_project_documents(const std::string& root, std::shared_ptr<const analysis::ProjectSnapshot> before);
   std::optional<analysis::ProjectInput> project_input(const Document& doc) const;
   // the dump actions of a file in an indexed project (handlers/project_actions.cpp)
   bool in_project(const std::string& path) const;
@@ -262,7 +261,6 @@ class LanguageServer {
   // last job started after a change saw it already (jobs take the index's
   // snapshot as it is when they start): job_seq_ tells.
   struct PendingRefresh {
-    std::optional<uint64_t> all;                              // every document: job_seq_ when that was asked
     std::shared_ptr<const analysis::ProjectSnapshot> before;  // before the first change
     uint64_t changed_at = 0;                                  // job_seq_ at the last change
   };

@@ -98,12 +98,8 @@ void LanguageServer::on_index_progress(const std::string& root, std::size_t done
 void LanguageServer::refresh_project_documents(const std::string& root,
                                                std::shared_ptr<const analysis::ProjectSnapshot> before) {
   PendingRefresh& pending = pending_refresh_[root];
-  if (!before) {
-    pending.all = job_seq_;
-  } else {
-    if (!pending.before) pending.before = std::move(before);
-    pending.changed_at = job_seq_;
-  }
+  if (!pending.before) pending.before = std::move(before);
+  pending.changed_at = job_seq_;
   if (!project_refresh_) project_refresh_ = std::make_unique<asio::steady_timer>(io_);
   project_refresh_->expires_after(std::chrono::milliseconds(std::max(settings_.debounce_ms, 200)));
   project_refresh_->async_wait([this](const asio::error_code& ec) {
@@ -114,15 +110,12 @@ void LanguageServer::refresh_project_documents(const std::string& root,
         if (doc.kind != DocumentKind::Python) continue;
         std::optional<ProjectIndex::Located> where = projects_.locate(doc.path);
         if (!where || where->root != folder) continue;
-        bool stale = changes.all && doc.job_seq <= *changes.all;
-        if (!stale && changes.before && doc.job_seq <= changes.changed_at) {
-          if (!affected) {
-            affected = analysis::files_affected_by(*changes.before, *where->snapshot,
-                                                   analysis::changed_files(*changes.before, *where->snapshot));
-          }
-          stale = affected->all || affected->files.count(where->rel);
+        if (!changes.before || doc.job_seq > changes.changed_at) continue;  // its last job saw the changes
+        if (!affected) {
+          affected = analysis::files_affected_by(*changes.before, *where->snapshot,
+                                                 analysis::changed_files(*changes.before, *where->snapshot));
         }
-        if (!stale) continue;
+        if (!affected->all && !affected->files.count(where->rel)) continue;
         if (doc.latest && doc.latest->result.summary && !analysis::depends_on_project(*doc.latest->result.summary))
           continue;
         ++doc.project_refreshes;
