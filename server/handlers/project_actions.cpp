@@ -83,10 +83,11 @@ std::vector<DumpOffer> LanguageServer::project_dump_offers(const std::string& pa
   bool again = std::any_of(out.begin(), out.end(), [](const DumpOffer& o) { return o.request.op == DumpOp::Enable; });
   if (again) return out;
   analysis::FileReader read = project_reader(where->root);
+  const analysis::ProjectPlanOptions known = project_plan_options(where->root);
   std::string config = dump_config_path(path);
   auto offer = [&](const std::string& kind, std::optional<uint32_t> loop_line, const std::string& title,
                    const std::string& entry) {
-    analysis::ProjectPlanOptions po = project_plan_options(where->root);
+    analysis::ProjectPlanOptions po = known;
     po.loop_line = loop_line;
     po.entry = entry;
     analysis::InstrumentOptions io;
@@ -100,7 +101,7 @@ std::vector<DumpOffer> LanguageServer::project_dump_offers(const std::string& pa
     for (const analysis::LoopInfo& info : a.facts.loop_info) {
       const analysis::Loop& l = a.facts.loops[static_cast<std::size_t>(info.loop)];
       if (!on_loop(src, l.range, sel_start, sel_end) || info.role == analysis::LoopRole::None) continue;
-      analysis::ProjectPlanOptions po = project_plan_options(where->root);
+      analysis::ProjectPlanOptions po = known;
       po.loop_line = l.line;
       std::optional<analysis::ProjectPlan> plan = analysis::plan_project(*where->snapshot, where->rel, read, po,
                                                                          nullptr);
@@ -110,8 +111,8 @@ std::vector<DumpOffer> LanguageServer::project_dump_offers(const std::string& pa
         offer(kKindEnableRefactor, l.line, enable_title(*plan, e, where->rel, l.line), entry_argument(*plan, e));
     }
     // On the calls of this entry that lead to a loop in another file.
-    std::optional<analysis::ProjectPlan> plan = analysis::plan_project(*where->snapshot, where->rel, read,
-                                                                       project_plan_options(where->root), nullptr);
+    std::optional<analysis::ProjectPlan> plan = analysis::plan_project(*where->snapshot, where->rel, read, known,
+                                                                       nullptr);
     if (plan && plan->loop_file != where->rel) {
       for (const analysis::ProjectEntry& e : plan->entries) {
         if (e.file != where->rel) continue;
@@ -124,8 +125,8 @@ std::vector<DumpOffer> LanguageServer::project_dump_offers(const std::string& pa
     }
   }
   if (with_source) {
-    std::optional<analysis::ProjectPlan> plan = analysis::plan_project(*where->snapshot, where->rel, read,
-                                                                       project_plan_options(where->root), nullptr);
+    std::optional<analysis::ProjectPlan> plan = analysis::plan_project(*where->snapshot, where->rel, read, known,
+                                                                       nullptr);
     if (plan) {
       std::optional<uint32_t> line;
       if (plan->loop_file == where->rel) line = plan->loop_line;
@@ -142,13 +143,12 @@ json LanguageServer::project_lenses(const std::string& uri, const std::string& p
   std::optional<ProjectIndex::Located> where = projects_.locate(path);
   if (!where) return lenses;
   analysis::FileReader read = project_reader(where->root);
-  std::optional<analysis::ProjectPlan> plan = analysis::plan_project(*where->snapshot, where->rel, read,
-                                                                     project_plan_options(where->root), nullptr);
+  analysis::ProjectPlanOptions po = project_plan_options(where->root);
+  std::optional<analysis::ProjectPlan> plan = analysis::plan_project(*where->snapshot, where->rel, read, po, nullptr);
   if (!plan) return lenses;
   analysis::InstrumentOptions io;
   io.config_path = dump_config_path(path);
   std::string entry = entry_argument(*plan, plan->entry);
-  analysis::ProjectPlanOptions po = project_plan_options(where->root);
   po.entry = entry;
   if (analysis::enable_in_project(*where->snapshot, where->rel, read, po, io).empty()) return lenses;
   // On the loop's header in its file; on the entry's call that leads there.

@@ -16,7 +16,6 @@
 //    resolved as from a script and as from a module.
 #include <algorithm>
 #include <map>
-#include <numeric>
 
 #include "msprobe/analysis/project.h"
 #include "project/modules.h"

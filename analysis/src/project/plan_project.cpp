@@ -7,6 +7,7 @@
 #include <set>
 
 #include "facts_builder.h"
+#include "msprobe/analysis/analyzer.h"
 #include "msprobe/analysis/project.h"
 #include "msprobe/analysis/syntax.h"
 #include "project/session.h"

@@ -20,7 +20,6 @@
 #include <string>
 #include <vector>
 
-#include "msprobe/analysis/analyzer.h"
 #include "msprobe/analysis/facts.h"
 #include "msprobe/analysis/plan.h"
 #include "msprobe/analysis/rule.h"
@@ -29,6 +28,7 @@
 
 namespace msprobe::analysis {
 
+struct Analysis;       // analyzer.h
 struct ModuleSummary;  // project/summary.h
 
 // Summarises one file whose facts are built (`facts` of `source`).
