@@ -11,6 +11,7 @@
 #include "msprobe/analysis/suppression.h"
 #include "project/summary.h"
 #include "repair.h"
+#include "split_analysis.h"
 #include "syntax_findings.h"
 
 namespace msprobe::analysis {
@@ -63,8 +64,27 @@ double lap(Clock::time_point& from) {
 // facts survive an unclosed bracket above the loop); false when the parse ran
 // out of time.
 bool parse_and_build(Analysis& a, PythonParser& parser, const SourceText& source, const TreePtr& old_tree,
-                     bool loop_roles, const PreviousFacts* previous) {
+                     bool loop_roles, const PreviousFacts* previous, SecondCore* second) {
   Clock::time_point t = Clock::now();
+  if (second && !old_tree && !previous && source.size() >= kSplitMinBytes) {
+    if (std::optional<uint32_t> at = split_point(source.view())) {
+      if (std::optional<PartsBuild> parts = build_in_parts(parser, *second, source.view(), *at, loop_roles)) {
+        a.facts = std::move(parts->facts);
+        a.first_part = std::move(parts->first_part);
+        a.in_parts = true;
+        a.times.parse = parts->parse_ms;
+        a.times.facts = lap(t) - parts->parse_ms;
+        a.times.second_parse = parts->second_parse_ms;
+        a.times.second_facts = parts->second_facts_ms;
+        a.times.waited = parts->waited_ms;
+        FactsBuildStats stats = last_facts_build_stats();
+        a.times.statements_walked = stats.walked;
+        a.times.statements_reused = stats.reused;
+        return true;
+      }
+    }
+    // Not cut, or a part had an error: parse the whole text (the time spent stays in `parse`).
+  }
   a.tree = parser.parse(source.view(), old_tree);
   a.times.parse = lap(t);
   if (!a.tree) {
@@ -102,11 +122,12 @@ void finish(Analysis& a, const SourceText& source, const AnalysisOptions& option
 }  // namespace
 
 Analysis analyze(PythonParser& parser, const SourceText& source, const AnalysisOptions& options,
-                 const TreePtr& old_tree, const ProjectInput* project, const PreviousFacts* previous) {
+                 const TreePtr& old_tree, const ProjectInput* project, const PreviousFacts* previous,
+                 SecondCore* second) {
   Analysis a;
   // In a project the loop roles are derived once, across files, by project_view.
   const bool in_project = project && project->snapshot;
-  if (!parse_and_build(a, parser, source, old_tree, !in_project, previous)) return a;
+  if (!parse_and_build(a, parser, source, old_tree, !in_project, previous, second)) return a;
   if (!in_project) {
     Clock::time_point t = Clock::now();
     a.findings = check_facts(source, a.facts, options);
@@ -130,7 +151,7 @@ Analysis analyze(PythonParser& parser, const SourceText& source, const AnalysisO
 
 Analysis begin_analysis(PythonParser& parser, const SourceText& source) {
   Analysis a;
-  if (parse_and_build(a, parser, source, nullptr, /*loop_roles=*/false, nullptr)) {
+  if (parse_and_build(a, parser, source, nullptr, /*loop_roles=*/false, nullptr, nullptr)) {
     Clock::time_point t = Clock::now();
     a.dynamo_sites = find_dynamo_sites(source, a.facts);
     a.summary = summarize(source, a.facts, Bindings(a.facts), nullptr, &a.dynamo_sites);

@@ -12,8 +12,10 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <memory>
+#include <type_traits>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -214,41 +216,35 @@ class Builder {
     Reuse reuse(clean ? previous : nullptr, text_);
     if (reuse.facts) reserve_like(*reuse.facts);
     stats_ = {};
+    const Frame root_frame{root, visit(root, Context{}, nullptr, nullptr, 0), t_.of(root)};
+    top_level(root_frame, reuse, range_of(root), chunks.get());
+    finish(reuse.facts, std::move(chunks), loop_roles);
+  }
 
-    Frame root_frame{root, visit(root, Context{}, nullptr, nullptr, 0), t_.of(root)};
-    TSTreeCursor top = ts_tree_cursor_new(root);
-    if (!opaque(root_frame) && ts_tree_cursor_goto_first_child(&top)) {
-      do {
-        TSNode child = ts_tree_cursor_current_node(&top);
-        FactChunk chunk;
-        chunk.range = range_of(child);
-        TSPoint at = ts_node_start_point(child);
-        chunk.row = at.row;
-        chunk.column = at.column;
-        chunk.begin = sizes();
-        if (const Reused r = reuse.find(chunk); r.chunk) {
-          chunk.reused_from = static_cast<int32_t>(r.index);
-          copy_chunk(*reuse.facts, *reuse.chunks, r, root);
-          if (is_statement(t_.of(child)) && chunk.begin[idx(FactList::Statements)] < f_.statements.size())
-            note_module_statement(child, t_.of(child), static_cast<int>(chunk.begin[idx(FactList::Statements)]));
-          ++stats_.reused;
-        } else {
-          walk(child, ts_tree_cursor_current_field_id(&top), root_frame);
-          ++stats_.walked;
-        }
-        if (chunks) chunks->chunks.push_back(chunk);
-      } while (ts_tree_cursor_goto_next_sibling(&top));
+  // The text parsed in two parts (see build_facts_in_parts).
+  bool run_in_parts(TSNode first, bool loop_roles, const std::function<const SecondPart*()>& second_part) {
+    auto chunks = std::make_shared<FactChunks>();
+    stats_ = {};
+    const Frame root_frame{first, visit(first, Context{}, nullptr, nullptr, 0), t_.of(first)};
+    top_level(root_frame, Reuse(nullptr, text_), range_of(first), chunks.get());
+    const SecondPart* part = second_part();
+    if (!part || !part->tree || !part->facts || !part->facts->chunks) return false;
+    const TSNode second = ts_tree_root_node(part->tree.get());
+    const ByteRange module{range_of(first).start, range_of(second).end};
+    // Walked under the first part's root: their block is the whole module.
+    for (Statement& st : f_.statements) {
+      if (st.parent_block_owner < 0) st.block = module;
     }
-    ts_tree_cursor_delete(&top);
-    for (const Import& imp : f_.imports) {
-      if (!imp.bound.empty() && !imp.target.empty()) f_.aliases[imp.bound] = imp.target;
-    }
-    resolve_names(reuse.facts, chunks.get());
-    if (chunks) chunks->names = std::move(name_use_ranges_);
-    f_.chunks = std::move(chunks);
-    derive_msprobe(f_);
-    derive_scenarios(f_);
-    if (loop_roles) derive_loops(text_, f_);
+    const PreviousFacts same_text{&*part->facts, text_};
+    Reuse lent(&same_text, text_);
+    lent.owned = true;
+    reserve_more(*part->facts);
+    const Frame second_frame{second, root_frame.ctx, t_.of(second)};
+    top_level(second_frame, lent, module, chunks.get());
+    finish(&*part->facts, chunks, loop_roles);
+    // As in a fresh build: no chunk was reused from an earlier build of this text.
+    for (FactChunk& c : chunks->chunks) c.reused_from = -1;
+    return true;
   }
 
   FactsBuildStats stats() const { return stats_; }
@@ -350,11 +346,11 @@ class Builder {
       chunks = previous->facts->chunks.get();
       std::string_view old = previous->text;
       std::size_t n = std::min(old.size(), text.size());
-      prefix_ = common_prefix(old, text, n);
+      prefix_ = old.data() == text.data() && old.size() == text.size() ? n : common_prefix(old, text, n);
       // The common suffix is measured on its own: where prefix and suffix
       // overlap (an insertion that repeats the text around it), a chunk in
       // either still has the same text as the previous one it maps to.
-      suffix_start_ = text.size() - common_suffix(old, text, n);
+      suffix_start_ = text.size() - (prefix_ == n && old.size() == text.size() ? n : common_suffix(old, text, n));
       delta_ = static_cast<int64_t>(text.size()) - static_cast<int64_t>(old.size());
     }
 
@@ -382,6 +378,10 @@ class Builder {
 
     const FileFacts* facts = nullptr;
     const FactChunks* chunks = nullptr;
+    // The lent facts belong to this build (a text's second part, built for
+    // it alone): their entries are moved out instead of copied, except the
+    // imports and functions, which resolve_names still reads there.
+    bool owned = false;
 
    private:
     // Bytes equal at the start (common_prefix) or the end (common_suffix) of
@@ -431,7 +431,23 @@ class Builder {
     room(f_.returns, old.returns);
   }
 
-  void copy_chunk(const FileFacts& old, const FactChunks& oc, const Reused& r, TSNode root) {
+  // Room for `more` after what the lists hold already.
+  void reserve_more(const FileFacts& more) {
+    auto room = [](auto& to, const auto& from) { to.reserve(to.size() + from.size()); };
+    room(f_.imports, more.imports);
+    room(f_.calls, more.calls);
+    room(f_.decorators, more.decorators);
+    room(f_.comments, more.comments);
+    room(f_.functions, more.functions);
+    room(f_.classes, more.classes);
+    room(f_.loops, more.loops);
+    room(f_.statements, more.statements);
+    room(f_.assignments, more.assignments);
+    room(f_.with_blocks, more.with_blocks);
+    room(f_.returns, more.returns);
+  }
+
+  void copy_chunk(const FileFacts& old, const FactChunks& oc, const Reused& r, ByteRange module, bool steal) {
     const FactChunk& c = *r.chunk;
     const bool last = r.index + 1 == oc.chunks.size();
     auto end_of = [&](FactList l, std::size_t size) {
@@ -445,17 +461,23 @@ class Builder {
     auto sh = [&](ByteRange x) { return ByteRange{at(x.start), at(x.end)}; };
     auto row = [&](uint32_t x) { return static_cast<uint32_t>(static_cast<int64_t>(x) + dr); };
     auto re = [&](int i, FactList l) { return i < 0 ? i : static_cast<int>(i + off[idx(l)]); };
-    auto each = [&](FactList l, const auto& from, auto& to, auto&& fix) {
+    auto each = [&](FactList l, const auto& from, auto& to, auto&& fix, bool movable = true) {
+      using Entry = std::decay_t<decltype(from[0])>;
       uint32_t b = c.begin[idx(l)], e = end_of(l, from.size());
       for (uint32_t i = b; i < e; ++i) {
-        to.push_back(from[i]);
+        // Not const: `steal` says the lent facts are this build's own (Reuse::owned).
+        if (steal && movable) to.push_back(std::move(const_cast<Entry&>(from[i])));
+        else to.push_back(from[i]);
         fix(to.back());
       }
     };
-    each(FactList::Imports, old.imports, f_.imports, [&](Import& x) {
-      x.range = sh(x.range);
-      x.line = row(x.line);
-    });
+    each(
+        FactList::Imports, old.imports, f_.imports,
+        [&](Import& x) {
+          x.range = sh(x.range);
+          x.line = row(x.line);
+        },
+        /*movable=*/false);
     each(FactList::Calls, old.calls, f_.calls, [&](Call& x) {
       x.range = sh(x.range);
       x.line = row(x.line);
@@ -475,14 +497,17 @@ class Builder {
       x.range = sh(x.range);
       x.line = row(x.line);
     });
-    each(FactList::Functions, old.functions, f_.functions, [&](Function& x) {
-      x.range = sh(x.range);
-      x.body = sh(x.body);
-      x.line = row(x.line);
-      x.parent = re(x.parent, FactList::Functions);
-      x.statement = re(x.statement, FactList::Statements);
-      x.class_index = re(x.class_index, FactList::Classes);
-    });
+    each(
+        FactList::Functions, old.functions, f_.functions,
+        [&](Function& x) {
+          x.range = sh(x.range);
+          x.body = sh(x.body);
+          x.line = row(x.line);
+          x.parent = re(x.parent, FactList::Functions);
+          x.statement = re(x.statement, FactList::Statements);
+          x.class_index = re(x.class_index, FactList::Classes);
+        },
+        /*movable=*/false);
     each(FactList::Classes, old.classes, f_.classes, [&](ClassDef& x) {
       x.range = sh(x.range);
       x.body = sh(x.body);
@@ -503,7 +528,6 @@ class Builder {
         x.body_last_stmt = static_cast<uint32_t>(x.body_last_stmt + off[idx(FactList::Statements)]);
       }
     });
-    const ByteRange module = range_of(root);
     each(FactList::Statements, old.statements, f_.statements, [&](Statement& x) {
       x.range = sh(x.range);
       x.line = row(x.line);
@@ -535,6 +559,48 @@ class Builder {
     });
     stmt_loop_.resize(f_.statements.size(), -1);
     loop_has_body_.resize(f_.loops.size(), false);
+  }
+
+  // The top-level nodes under `root`, each walked or copied from `reuse`.
+  void top_level(const Frame& root, const Reuse& reuse, ByteRange module, FactChunks* chunks) {
+    TSTreeCursor top = ts_tree_cursor_new(root.node);
+    if (!opaque(root) && ts_tree_cursor_goto_first_child(&top)) {
+      do {
+        TSNode child = ts_tree_cursor_current_node(&top);
+        FactChunk chunk;
+        chunk.range = range_of(child);
+        TSPoint at = ts_node_start_point(child);
+        chunk.row = at.row;
+        chunk.column = at.column;
+        chunk.begin = sizes();
+        if (const Reused r = reuse.find(chunk); r.chunk) {
+          chunk.reused_from = static_cast<int32_t>(r.index);
+          copy_chunk(*reuse.facts, *reuse.chunks, r, module, reuse.owned);
+          if (is_statement(t_.of(child)) && chunk.begin[idx(FactList::Statements)] < f_.statements.size())
+            note_module_statement(child, t_.of(child), static_cast<int>(chunk.begin[idx(FactList::Statements)]));
+          ++stats_.reused;
+        } else {
+          walk(child, ts_tree_cursor_current_field_id(&top), root);
+          ++stats_.walked;
+        }
+        if (chunks) chunks->chunks.push_back(chunk);
+      } while (ts_tree_cursor_goto_next_sibling(&top));
+    }
+    ts_tree_cursor_delete(&top);
+  }
+
+  // After the walk: names resolved (`previous`: the facts the reused chunks
+  // were copied from), then the derived facts.
+  void finish(const FileFacts* previous, std::shared_ptr<FactChunks> chunks, bool loop_roles) {
+    for (const Import& imp : f_.imports) {
+      if (!imp.bound.empty() && !imp.target.empty()) f_.aliases[imp.bound] = imp.target;
+    }
+    resolve_names(previous, chunks.get());
+    if (chunks) chunks->names = std::move(name_use_ranges_);
+    f_.chunks = std::move(chunks);
+    derive_msprobe(f_);
+    derive_scenarios(f_);
+    if (loop_roles) derive_loops(text_, f_);
   }
 
   // `from torch import compile` then `def compile(...)` at module level: the
@@ -1076,6 +1142,15 @@ FileFacts build_facts(const TreePtr& tree, std::string_view text, bool loop_role
   if (!tree) return facts;
   Builder b(text, facts);
   b.run(ts_tree_root_node(tree.get()), loop_roles, previous);
+  g_last_stats = b.stats();
+  return facts;
+}
+
+std::optional<FileFacts> build_facts_in_parts(const TreePtr& first, std::string_view text, bool loop_roles,
+                                              const std::function<const SecondPart*()>& second) {
+  FileFacts facts;
+  Builder b(text, facts);
+  if (!first || !b.run_in_parts(ts_tree_root_node(first.get()), loop_roles, second)) return std::nullopt;
   g_last_stats = b.stats();
   return facts;
 }

@@ -14,6 +14,8 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -63,6 +65,22 @@ struct FactChunks {
 // With `previous`, unchanged top-level statements reuse its facts.
 FileFacts build_facts(const TreePtr& tree, std::string_view text, bool loop_roles = true,
                       const PreviousFacts* previous = nullptr);
+
+// A text parsed in two parts (split_analysis.cpp): the second part's tree
+// and build_facts over that tree alone.
+struct SecondPart {
+  TreePtr tree;
+  std::optional<FileFacts> facts;
+};
+
+// The facts of a text parsed in two parts at the start of a top-level
+// statement, each part without syntax errors: the statements of `first` are
+// walked, then those of the second part (which `second()` waits for, built
+// meanwhile on another thread; null when it failed) are copied. Equals
+// build_facts over one tree of the whole text; nullopt when the second part
+// failed.
+std::optional<FileFacts> build_facts_in_parts(const TreePtr& first, std::string_view text, bool loop_roles,
+                                              const std::function<const SecondPart*()>& second);
 
 // Counters of the last build on this thread (for tests and the benchmark):
 // top-level statements walked and reused.

@@ -83,4 +83,14 @@ TreePtr PythonParser::parse(std::string_view text, const TreePtr& old_tree) {
   return TreePtr(tree, TreeDeleter{});
 }
 
+TreePtr PythonParser::parse_part(std::string_view text, uint32_t begin, uint32_t begin_row, uint32_t end,
+                                 uint32_t end_row) {
+  TSRange range{{begin_row, 0}, {end_row, 0}, begin, end};
+  if (end >= text.size()) range.end_point = {UINT32_MAX, UINT32_MAX}, range.end_byte = UINT32_MAX;
+  if (!ts_parser_set_included_ranges(parser_, &range, 1)) return nullptr;
+  TreePtr tree = parse(text);
+  ts_parser_set_included_ranges(parser_, nullptr, 0);  // the whole text again
+  return tree;
+}
+
 }  // namespace msprobe::analysis

@@ -1,7 +1,9 @@
 // Fuzzes the engine on arbitrary bytes: the analysis of the input as Python
 // (findings, fixes and every dump action must stay inside the text and keep
 // their edits ordered and disjoint), and the config.json checks on the same
-// bytes. The analysis knows nothing of LSP, so this needs no server.
+// bytes; and the same text parsed in two halves (split_analysis.h) at its cut,
+// whatever its size, must give the same facts or be refused. The analysis
+// knows nothing of LSP, so this needs no server.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -12,6 +14,8 @@
 #include "msprobe/analysis/analyzer.h"
 #include "msprobe/analysis/config/config_check.h"
 #include "msprobe/analysis/instrument.h"
+#include "msprobe/analysis/second_core.h"
+#include "split_analysis.h"
 
 using namespace msprobe::analysis;
 
@@ -55,6 +59,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
     for (const InstrumentResult& r : {enable(src, a, io), disable_dump(src, a), remove_dump(src, a)}) {
       if (r.ok()) check_edits(src, r.all_edits());
     }
+  }
+  if (std::optional<uint32_t> at = split_point(src.view()); at && a.tree) {
+    static SecondCore second;
+    second.wait_ready();
+    std::optional<PartsBuild> parts = build_in_parts(parser, second, src.view(), *at, /*loop_roles=*/true);
+    if (parts) require(dump_facts(parts->facts) == dump_facts(a.facts));
   }
   for (const Finding& f : msprobe::analysis::config::check_config(text, options)) check_range(src, f.range);
   return 0;

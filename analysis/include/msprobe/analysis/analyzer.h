@@ -16,6 +16,7 @@ namespace msprobe::analysis {
 
 struct ModuleSummary;
 class ProjectSnapshot;
+class SecondCore;
 
 // Where an analysis spent its time, in milliseconds of wall clock (the
 // server's debug log, the benchmarks). `facts` includes a single file's loop
@@ -24,11 +25,21 @@ struct StageTimes {
   double parse = 0, facts = 0, summary = 0, project = 0, rules = 0;
   std::size_t statements_walked = 0, statements_reused = 0;  // top-level statements of the facts build
   std::size_t calls_derived = 0, calls_reused = 0;           // call effects of the summary (in a project)
+  // Parsed in two parts (Analysis::in_parts): `parse` is the first part's;
+  // the second part's parse and facts on the other thread, and how long the
+  // first part waited for them (within `facts`).
+  double second_parse = 0, second_facts = 0, waited = 0;
 };
 
 struct Analysis {
-  TreePtr tree;  // null when parsing ran out of time
+  TreePtr tree;  // null when parsing ran out of time, or when parsed in parts
   FileFacts facts;
+  // Parsed in two parts on two threads (split_analysis.h): the facts and
+  // findings are those of a parse of the whole text, but no tree of it exists.
+  bool in_parts = false;
+  // With in_parts: the tree of the text's first part. Parsing the whole text
+  // with it as the old tree (no edit) reparses only the rest.
+  TreePtr first_part;
   std::vector<Finding> findings;  // sorted by position
   bool timed_out = false;
   // With a project: the file's summary, for the project's index.
@@ -48,10 +59,12 @@ struct ProjectInput {
 // `old_tree` must already carry the edits made since it was parsed. With a
 // project, loops are derived across its files and the rules see the project.
 // `previous` (the analysis `old_tree` came from, and its text) lends the facts
-// of the top-level statements the edits did not touch.
+// of the top-level statements the edits did not touch. With `second` and no
+// old tree, a large text may be parsed in two parts, one on `second`'s
+// thread: then `tree` is null and `in_parts` set.
 Analysis analyze(PythonParser& parser, const SourceText& source, const AnalysisOptions& options,
                  const TreePtr& old_tree = nullptr, const ProjectInput* project = nullptr,
-                 const PreviousFacts* previous = nullptr);
+                 const PreviousFacts* previous = nullptr, SecondCore* second = nullptr);
 
 // The same analysis in two steps, for a batch of a project's files (`check`
 // on a folder): `begin_analysis` parses and builds the facts and the module
