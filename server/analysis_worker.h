@@ -3,6 +3,12 @@
 // same document run one at a time and in order, because each one reparses
 // incrementally from the tree the previous one left. Results are posted back
 // to the I/O thread's io_context.
+//
+// A large document opened while nothing else is analysed is parsed in two
+// halves, the second on a helper thread (the other core), and its result
+// published; the job then parses the whole text for the tree the next edit
+// starts from. Its snapshot has no tree (Analysis::in_parts): a request that
+// needs one waits for a quiet analysis that reuses that tree and those facts.
 #pragma once
 
 #include <asio.hpp>
@@ -19,6 +25,7 @@
 #include <vector>
 
 #include "document.h"
+#include "msprobe/analysis/second_core.h"
 #include "msprobe/analysis/syntax.h"
 
 namespace msprobe::server {
@@ -88,6 +95,10 @@ class AnalysisWorker {
     std::vector<analysis::ByteEdit> carry;
     bool carry_reset = false;
     bool edited = false;  // some job said AnalysisJob::edited
+    // Parsing the whole text after publishing an analysis in two parts: a job
+    // submitted meanwhile waits for that tree instead of cancelling it (the
+    // rest of that parse costs less than the fresh parse it would need).
+    bool completing = false;
   };
 
   void thread_main();
@@ -105,6 +116,8 @@ class AnalysisWorker {
   static constexpr std::size_t kMaxTrees = 4;
   static constexpr std::size_t kMaxTreeSourceBytes = 256 * 1024;
   std::size_t trees_kept() const;
+  // The helper thread for documents parsed in two halves has started.
+  bool second_core_ready() const { return second_ && second_->ready(); }
   bool has_tree(const std::string& uri) const;
 
  private:
@@ -118,6 +131,10 @@ class AnalysisWorker {
   bool stopping_ = false;
   std::atomic<std::size_t> outstanding_{0};
   std::unique_ptr<analysis::PythonParser> inline_parser_;  // threads == 0
+  // Parses the second half of a large document opened while no other job
+  // runs (analyze(), split_analysis.h); none with threads == 0.
+  std::unique_ptr<analysis::SecondCore> second_;
+  std::size_t running_jobs_ = 0;
   std::vector<std::thread> threads_;
 };
 

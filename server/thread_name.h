@@ -11,8 +11,9 @@ namespace msprobe::server {
 
 inline constexpr const char* kReaderThread = "msprobe-reader";
 inline constexpr const char* kAnalysisThread = "msprobe-analyze";
-inline constexpr const char* kIndexThread = "msprobe-index";  // background
-inline constexpr const char* kProbeThread = "msprobe-probe";  // background
+inline constexpr const char* kSecondCoreThread = "msprobe-parts";  // the second half of a large didOpen's parse
+inline constexpr const char* kIndexThread = "msprobe-index";       // background
+inline constexpr const char* kProbeThread = "msprobe-probe";       // background
 
 inline void name_this_thread(const char* name) {
 #ifdef __linux__

@@ -20,10 +20,12 @@ json LanguageServer::show_info() const {
   for (const auto& [uri, d] : documents_) {
     // facts: whether the latest analysis still holds them (idle documents are slimmed).
     // projectRefreshes: analyses because another file of the project changed;
-    // analyses: results taken (published, or not when a re-check found the same diagnostics).
+    // analyses: results taken (published, or not when a re-check found the same diagnostics);
+    // tree: whether the latest analysis holds a syntax tree (not when it parsed two halves).
     docs.push_back({{"uri", uri},
                     {"version", d.version},
                     {"facts", d.latest != nullptr && !d.latest->slim},
+                    {"tree", d.latest != nullptr && d.latest->result.tree != nullptr},
                     {"projectRefreshes", d.project_refreshes},
                     {"analyses", d.analyses}});
   }
@@ -39,7 +41,9 @@ json LanguageServer::show_info() const {
           {"openDocuments", docs},
           {"rules", rules},
           {"config", config_info()},
-          {"index", projects_.info()}};
+          {"index", projects_.info()},
+          // A large document opened while nothing else is analysed is parsed in two halves.
+          {"secondCore", worker_.second_core_ready()}};
 }
 
 // Every documented setting with the value in effect (defaults included), under

@@ -249,7 +249,9 @@ void LanguageServer::with_current_analysis(Document& doc, const Call& c,
   };
   touch(doc);
   bool current = doc.latest && doc.latest->version == doc.version;
-  if (current && !(doc.latest->slim && need_facts)) {
+  // A snapshot parsed in two halves has the facts but no tree (analysis_worker.h).
+  const bool partial = current && (doc.latest->slim || doc.latest->result.in_parts);
+  if (current && !(partial && need_facts)) {
     fn(doc.latest);
     return;
   }

@@ -39,7 +39,8 @@ A transcript (tests/lsp/*.json) is {"description", "args"?, "files"?, "steps"}; 
   {"write_file": {"path": P, "content": TEXT}}   write a file in the workspace
   {"expect_file": {"path": P, "contains": [TEXT...]}} / {"expect_no_file": P}
   {"assert_pid_dead": FILE}  the process whose pid FILE holds is gone (within 30 s)
-"$TESTS" is replaced with the tests/ folder. "env" in the spec adds environment variables for
+"$TESTS" is replaced with the tests/ folder; a string "$text:PATH" is replaced with the content of
+the file tests/PATH (a document too long to write inline). "env" in the spec adds environment variables for
 the server. "files" entries whose name ends in "!x" are written executable (the suffix is dropped).
 Lists match with {"$contains": [...]} and/or {"$none": [...]}.
 Strings "$ROOT_URI" and "$ROOT" are replaced with a temporary workspace folder; a string
@@ -134,6 +135,10 @@ def matches(actual, expected) -> bool:
 
 
 def substitute(value, mapping):
+    if isinstance(value, str) and value.startswith("$text:"):
+        # The whole content of a file under tests/ (a document too long to write inline).
+        with open(os.path.join(mapping["$TESTS"], value[len("$text:"):]), encoding="utf-8") as f:
+            return f.read()
     if isinstance(value, str):
         for k, v in mapping.items():
             value = value.replace(k, v)
