@@ -250,10 +250,6 @@ int main(int argc, char** argv) {
       ana::Analysis a = ana::analyze(parser, source, options, nullptr, nullptr, nullptr, &second_core);
       double t1 = now_ms();
       if (!a.in_parts && source.size() >= ana::kSplitMinBytes) std::abort();  // not the measure it claims
-      fprintf(stderr,
-              "total %.2f parse %.2f facts %.2f (waited %.2f; second parse %.2f facts %.2f) summary %.2f rules %.2f\n",
-              t1 - t0, a.times.parse, a.times.facts, a.times.waited, a.times.second_parse, a.times.second_facts,
-              a.times.summary, a.times.rules);
       return t1 - t0;
     });
     // Under callgrind (--only parse/analyze) nothing else may run: the
