@@ -1,6 +1,6 @@
-// Shared by the incremental tests: the corpus scripts, and random edits of a
-// text (a cut of up to 3 bytes at a random place, an insertion from a list),
-// kept on UTF-8 character boundaries.
+// Shared by the incremental tests: the corpus scripts, findings as text to
+// compare, and random edits of a text (a cut of up to 3 bytes at a random
+// place, an insertion from a list), kept on UTF-8 character boundaries.
 #pragma once
 
 #include <algorithm>
@@ -9,7 +9,9 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <vector>
 
+#include "msprobe/analysis/finding.h"
 #include "msprobe/analysis/source.h"
 
 namespace msprobe::test {
@@ -28,6 +30,14 @@ std::size_t for_each_corpus_script(F&& f) {
     f(entry.path().filename().string(), buf.str());
   }
   return files;
+}
+
+// One line per finding: code, byte range, message (equal texts, equal findings).
+inline std::string findings_text(const std::vector<analysis::Finding>& fs) {
+  std::ostringstream o;
+  for (const analysis::Finding& f : fs)
+    o << f.code << " " << f.range.start << "-" << f.range.end << " " << f.message << "\n";
+  return o.str();
 }
 
 struct RandomEdit {

@@ -16,6 +16,7 @@
 #include "project/summary.h"
 
 using namespace msprobe::analysis;
+using msprobe::test::findings_text;
 
 namespace {
 
@@ -45,12 +46,6 @@ std::string dump_effects(const ModuleEffects& m) {
   }
   for (const CallTarget& t : m.targets)
     o << "target " << static_cast<int>(t.via) << " " << t.name << " " << t.ctor << " " << t.self_class << "\n";
-  return o.str();
-}
-
-std::string findings_text(const std::vector<Finding>& fs) {
-  std::ostringstream o;
-  for (const Finding& f : fs) o << f.code << " " << f.range.start << "-" << f.range.end << " " << f.message << "\n";
   return o.str();
 }
 

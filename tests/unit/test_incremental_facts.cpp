@@ -15,14 +15,9 @@
 #include "msprobe/analysis/analyzer.h"
 
 using namespace msprobe::analysis;
+using msprobe::test::findings_text;
 
 namespace {
-
-std::string findings_text(const std::vector<Finding>& fs) {
-  std::ostringstream o;
-  for (const Finding& f : fs) o << f.code << " " << f.range.start << "-" << f.range.end << " " << f.message << "\n";
-  return o.str();
-}
 
 // One edit as the server applies it: text replaced, old tree edited, then
 // analysed with the previous analysis lent. Returns the new analysis and the

@@ -17,14 +17,9 @@
 #include "split_analysis.h"
 
 using namespace msprobe::analysis;
+using msprobe::test::findings_text;
 
 namespace {
-
-std::string findings_text(const std::vector<Finding>& fs) {
-  std::ostringstream o;
-  for (const Finding& f : fs) o << f.code << " " << f.range.start << "-" << f.range.end << " " << f.message << "\n";
-  return o.str();
-}
 
 // The corpus scripts and the rule fixtures, each also broken three ways
 // (an unclosed bracket, string or def header at a line start).
