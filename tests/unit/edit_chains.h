@@ -1,4 +1,4 @@
-// Shared by the incremental tests: the corpus scripts, findings as text to
+// Shared by the unit tests: the corpus scripts, findings as text to
 // compare, and random edits of a text (a cut of up to 3 bytes at a random
 // place, an insertion from a list), kept on UTF-8 character boundaries.
 #pragma once

@@ -13,6 +13,7 @@
 #include <map>
 #include <set>
 
+#include "edit_chains.h"
 #include "facts_builder.h"
 #include "msprobe/analysis/analyzer.h"
 #include "msprobe/analysis/project.h"
@@ -23,6 +24,7 @@
 #include "project/summary.h"
 
 using namespace msprobe::analysis;
+using msprobe::test::findings_text;
 namespace fs = std::filesystem;
 
 namespace {
@@ -614,13 +616,6 @@ TEST_CASE("the plan names torch.compile anywhere the entry's process runs") {
 // ----- which open documents a change of another file can affect -----
 
 namespace {
-
-std::string findings_text(const std::vector<Finding>& all) {
-  std::string out;
-  for (const Finding& f : all)
-    out += f.code + "@" + std::to_string(f.range.start) + "-" + std::to_string(f.range.end) + " " + f.message + "\n";
-  return out;
-}
 
 struct Affected {
   AffectedFiles affected;
