@@ -225,7 +225,9 @@ void AnalysisWorker::run_one(const std::string& uri, analysis::PythonParser& par
   snap->project_refresh = refresh;
   snap->generation = job.generation;
   bool cancelled = false, failed = false;
-  analysis::TreePtr first_part;  // with an analysis in two parts: the whole text's parse starts from it
+  // With an analysis in two parts: the whole text's parse, running on the
+  // second core since its part was done (stopped and waited for when dropped).
+  std::shared_ptr<analysis::WholeTreeParse> whole_parse;
   if (job.test_delay_ms > 0) {
     auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(job.test_delay_ms);
     while (!cancel->load() && std::chrono::steady_clock::now() < until)
@@ -242,7 +244,8 @@ void AnalysisWorker::run_one(const std::string& uri, analysis::PythonParser& par
       if (previous && previous->source && previous->result.facts.chunks)
         lend = {&previous->result.facts, previous->source->view(), previous->result.summary.get()};
       snap->result = analysis::analyze(parser, *job.source, job.options, old, job.project ? &*job.project : nullptr,
-                                       lend.facts ? &lend : nullptr, edits.empty() ? second : nullptr);
+                                       lend.facts ? &lend : nullptr, edits.empty() ? second : nullptr,
+                                       /*whole_tree=*/true);
       const analysis::StageTimes& t = snap->result.times;
       spdlog::debug(
           "analysed {} v{}: parse {:.2f} ms, facts {:.2f} ({} top-level statements walked, {} reused), summary {:.2f} "
@@ -255,7 +258,8 @@ void AnalysisWorker::run_one(const std::string& uri, analysis::PythonParser& par
             "thread; waited {:.2f} ms for it",
             t.second_parse, t.second_facts, t.waited);
       cancelled = snap->result.timed_out && cancel->load();
-      first_part = std::move(snap->result.first_part);
+      whole_parse = std::move(snap->result.whole_tree);
+      snap->result.first_part = nullptr;
     } catch (const std::exception& e) {
       spdlog::error("analysis of {} v{} failed: {}", job.uri, job.version, e.what());
       failed = true;
@@ -279,22 +283,19 @@ void AnalysisWorker::run_one(const std::string& uri, analysis::PythonParser& par
   SnapshotPtr replaced_previous;
   UriState& after = uris_[uri];  // a running uri is never erased: stays valid while unlocked
   bool posted = false;
-  analysis::TreePtr whole;  // parsed after the publish, when the analysis parsed two halves
-  if (snap->result.in_parts && !cancelled && !failed && after.epoch == epoch && !stopping_) {
+  analysis::TreePtr whole;  // taken after the publish, when the analysis parsed two halves
+  if (snap->result.in_parts && whole_parse && !cancelled && !failed && after.epoch == epoch && !stopping_) {
     asio::post(reply_to_, [done = std::move(p.done), s = SnapshotPtr(snap)] { done(s); });
     posted = true;
     // Only forget() and the worker's end stop this parse (UriState::completing).
-    auto stop = std::make_shared<std::atomic<bool>>(false);
-    after.cancel = stop;
+    after.cancel = whole_parse->stop_flag();
     after.completing = true;
     lock.unlock();
-    parser.set_cancel_flag(stop.get());
-    try {
-      whole = parser.parse(job.source->view(), first_part);
-    } catch (const std::exception& e) {
-      spdlog::error("parse of {} v{} failed: {}", job.uri, job.version, e.what());
-    }
-    parser.set_cancel_flag(nullptr);
+    const auto waited_from = std::chrono::steady_clock::now();
+    whole = whole_parse->take();
+    spdlog::debug("whole tree of {} v{}: {} after waiting {:.2f} ms after the publish", job.uri, job.version,
+                  whole ? "parsed" : "not parsed",
+                  std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - waited_from).count());
     lock.lock();
     after.completing = false;
   }
@@ -334,7 +335,7 @@ void AnalysisWorker::run_one(const std::string& uri, analysis::PythonParser& par
   replaced_tree = nullptr;
   replaced_previous = nullptr;
   whole = nullptr;
-  first_part = nullptr;
+  whole_parse = nullptr;  // not taken (cancelled, failed, forgotten): stopped and waited for
   old = nullptr;
   previous = nullptr;
   lock.lock();

@@ -6,8 +6,9 @@
 //
 // A large document opened while nothing else is analysed is parsed in two
 // halves, the second on a helper thread (the other core), and its result
-// published; the job then parses the whole text for the tree the next edit
-// starts from. Its snapshot has no tree (Analysis::in_parts): a request that
+// published. The helper goes on to parse the whole text as soon as its half
+// is built (from the first half's tree); after publishing, the job waits for
+// that tree, which the next edit starts from. Its snapshot has no tree (Analysis::in_parts): a request that
 // needs one waits for a quiet analysis that reuses that tree and those facts.
 #pragma once
 

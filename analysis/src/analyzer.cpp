@@ -64,13 +64,15 @@ double lap(Clock::time_point& from) {
 // facts survive an unclosed bracket above the loop); false when the parse ran
 // out of time.
 bool parse_and_build(Analysis& a, PythonParser& parser, const SourceText& source, const TreePtr& old_tree,
-                     bool loop_roles, const PreviousFacts* previous, SecondCore* second) {
+                     bool loop_roles, const PreviousFacts* previous, SecondCore* second, bool whole_tree) {
   Clock::time_point t = Clock::now();
   if (second && !old_tree && !previous && source.size() >= kSplitMinBytes) {
     if (std::optional<uint32_t> at = split_point(source.view())) {
-      if (std::optional<PartsBuild> parts = build_in_parts(parser, *second, source.view(), *at, loop_roles)) {
+      if (std::optional<PartsBuild> parts = build_in_parts(parser, *second, source.view(), *at, loop_roles,
+                                                           whole_tree)) {
         a.facts = std::move(parts->facts);
         a.first_part = std::move(parts->first_part);
+        a.whole_tree = std::move(parts->whole_tree);
         a.in_parts = true;
         a.times.parse = parts->parse_ms;
         a.times.facts = lap(t) - parts->parse_ms;
@@ -123,11 +125,11 @@ void finish(Analysis& a, const SourceText& source, const AnalysisOptions& option
 
 Analysis analyze(PythonParser& parser, const SourceText& source, const AnalysisOptions& options,
                  const TreePtr& old_tree, const ProjectInput* project, const PreviousFacts* previous,
-                 SecondCore* second) {
+                 SecondCore* second, bool whole_tree) {
   Analysis a;
   // In a project the loop roles are derived once, across files, by project_view.
   const bool in_project = project && project->snapshot;
-  if (!parse_and_build(a, parser, source, old_tree, !in_project, previous, second)) return a;
+  if (!parse_and_build(a, parser, source, old_tree, !in_project, previous, second, whole_tree)) return a;
   if (!in_project) {
     Clock::time_point t = Clock::now();
     a.findings = check_facts(source, a.facts, options);
@@ -151,7 +153,7 @@ Analysis analyze(PythonParser& parser, const SourceText& source, const AnalysisO
 
 Analysis begin_analysis(PythonParser& parser, const SourceText& source) {
   Analysis a;
-  if (parse_and_build(a, parser, source, nullptr, /*loop_roles=*/false, nullptr, nullptr)) {
+  if (parse_and_build(a, parser, source, nullptr, /*loop_roles=*/false, nullptr, nullptr, false)) {
     Clock::time_point t = Clock::now();
     a.dynamo_sites = find_dynamo_sites(source, a.facts);
     a.summary = summarize(source, a.facts, Bindings(a.facts), nullptr, &a.dynamo_sites);

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <cstring>
+#include <mutex>
 
 #include "facts_builder.h"
 
@@ -53,60 +55,167 @@ std::optional<uint32_t> split_point(std::string_view text) {
   return static_cast<uint32_t>(at);
 }
 
-std::optional<PartsBuild> build_in_parts(PythonParser& parser, SecondCore& second, std::string_view text, uint32_t at,
-                                         bool loop_roles) {
-  if (at == 0 || at >= text.size() || text[at - 1] != '\n') return std::nullopt;
-  const auto row = static_cast<uint32_t>(std::count(text.begin(), text.begin() + at, '\n'));
-  const auto end = static_cast<uint32_t>(text.size());
-  const uint64_t budget = parser.timeout_micros();
-  const std::atomic<bool>* cancel = parser.cancel_flag();
-  using Clock = std::chrono::steady_clock;
-  auto ms_since = [](Clock::time_point& t) {
-    Clock::time_point now = Clock::now();
-    double ms = std::chrono::duration<double, std::milli>(now - t).count();
-    t = now;
-    return ms;
-  };
-  auto second_part = std::make_shared<SecondPart>();
-  SecondPart& part = *second_part;
-  PartsBuild out;
-  if (!second.try_start([&](PythonParser& p) {
-        Clock::time_point t = Clock::now();
-        p.set_timeout_micros(budget);
-        p.set_cancel_flag(cancel);
-        part.tree = p.parse_part(text, at, row, end, 0);
-        p.set_cancel_flag(nullptr);
-        out.second_parse_ms = ms_since(t);
-        if (clean(part.tree)) part.facts = build_facts(part.tree, text, /*loop_roles=*/false);
-        out.second_facts_ms = ms_since(t);
-      }))
-    return std::nullopt;
-  // Waits for the second part once, before `part` goes away on any path.
-  struct Join {
-    SecondCore& core;
-    bool ok = false, done = false;
-    bool operator()() {
-      if (!done) ok = core.wait(), done = true;
-      return ok;
-    }
-    ~Join() { (*this)(); }
-  } join{second};
+namespace {
 
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point& t) {
+  Clock::time_point now = Clock::now();
+  double ms = std::chrono::duration<double, std::milli>(now - t).count();
+  t = now;
+  return ms;
+}
+
+// What the two threads share: the second part's inputs and results, then,
+// with `whole_wanted`, the hand-over of the first part's tree and the
+// whole text's parse from it.
+struct Parts {
+  std::string_view text;
+  uint32_t at = 0, row = 0, end = 0;
+  uint64_t budget = 0;
+  const std::atomic<bool>* cancel = nullptr;  // the caller's, for the second part
+  bool whole_wanted = false;
+
+  std::shared_ptr<SecondPart> part = std::make_shared<SecondPart>();
+  double parse_ms = 0, facts_ms = 0;
+
+  std::mutex mutex;
+  std::condition_variable cv;
+  bool part_done = false, part_ok = false;
+  bool first_given = false;  // `first` set, or null: no whole parse
+  TreePtr first;
+  std::shared_ptr<std::atomic<bool>> stop = std::make_shared<std::atomic<bool>>(false);
+  TreePtr whole;  // read after SecondCore::wait()
+
+  // On the SecondCore: the second part, then perhaps the whole text.
+  void run(PythonParser& p) {
+    Clock::time_point t = Clock::now();
+    bool ok = false;
+    try {
+      p.set_timeout_micros(budget);
+      p.set_cancel_flag(cancel);
+      part->tree = p.parse_part(text, at, row, end, 0);
+      p.set_cancel_flag(nullptr);
+      parse_ms = ms_since(t);
+      if (clean(part->tree)) part->facts = build_facts(part->tree, text, /*loop_roles=*/false);
+      facts_ms = ms_since(t);
+      ok = true;
+    } catch (...) {
+      p.set_cancel_flag(nullptr);
+    }
+    TreePtr from;
+    {
+      std::unique_lock<std::mutex> lock(mutex);
+      part_done = true;
+      part_ok = ok;
+      cv.notify_all();
+      if (!whole_wanted) return;
+      cv.wait(lock, [this] { return first_given; });
+      from = std::move(first);
+    }
+    if (!from || stop->load()) return;
+    p.set_cancel_flag(stop.get());
+    try {
+      whole = p.parse(text, from);
+    } catch (...) {
+      whole = nullptr;
+    }
+    p.set_cancel_flag(nullptr);
+  }
+
+  // On the caller's thread.
+  bool wait_part() {
+    std::unique_lock<std::mutex> lock(mutex);
+    cv.wait(lock, [this] { return part_done; });
+    return part_ok;
+  }
+  void give_first(TreePtr tree) {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (first_given) return;
+      first_given = true;
+      first = std::move(tree);
+    }
+    cv.notify_all();
+  }
+};
+
+class WholeOnSecondCore final : public WholeTreeParse {
+ public:
+  WholeOnSecondCore(std::shared_ptr<Parts> parts, SecondCore& core) : parts_(std::move(parts)), core_(core) {}
+  ~WholeOnSecondCore() override {
+    if (taken_) return;
+    parts_->stop->store(true);
+    take();
+  }
+  TreePtr take() override {
+    if (taken_) return nullptr;
+    taken_ = true;
+    core_.wait();
+    return std::move(parts_->whole);
+  }
+  std::shared_ptr<std::atomic<bool>> stop_flag() override { return parts_->stop; }
+
+ private:
+  std::shared_ptr<Parts> parts_;
+  SecondCore& core_;
+  bool taken_ = false;
+};
+
+}  // namespace
+
+std::optional<PartsBuild> build_in_parts(PythonParser& parser, SecondCore& second, std::string_view text, uint32_t at,
+                                         bool loop_roles, bool whole_tree) {
+  if (at == 0 || at >= text.size() || text[at - 1] != '\n') return std::nullopt;
+  auto shared = std::make_shared<Parts>();
+  Parts& parts = *shared;
+  parts.text = text;
+  parts.at = at;
+  parts.row = static_cast<uint32_t>(std::count(text.begin(), text.begin() + at, '\n'));
+  parts.end = static_cast<uint32_t>(text.size());
+  parts.budget = parser.timeout_micros();
+  parts.cancel = parser.cancel_flag();
+  parts.whole_wanted = whole_tree;
+  if (!second.try_start([shared](PythonParser& p) { shared->run(p); })) return std::nullopt;
+  // Unless the whole parse is handed over, the SecondCore is released on
+  // every way out (no whole parse: its task ends after its part).
+  struct Release {
+    SecondCore& core;
+    Parts& parts;
+    bool handed_over = false;
+    ~Release() {
+      if (handed_over) return;
+      parts.stop->store(true);  // a whole parse started already is not wanted
+      parts.give_first(nullptr);
+      core.wait();
+    }
+  } release{second, parts};
+
+  PartsBuild out;
   Clock::time_point t = Clock::now();
-  TreePtr first = parser.parse_part(text, 0, 0, at, row);
+  TreePtr first = parser.parse_part(text, 0, 0, at, parts.row);
   out.parse_ms = ms_since(t);
   if (!clean(first)) return std::nullopt;
+  // The other thread's whole parse starts from its own handle of the tree
+  // (a tree is used by one thread at a time; ts_tree_copy shares its nodes).
+  if (whole_tree) parts.give_first(TreePtr(ts_tree_copy(first.get()), TreeDeleter{}));
   std::optional<FileFacts> facts = build_facts_in_parts(first, text, loop_roles, [&]() -> const SecondPart* {
     ms_since(t);
-    const bool ok = join();
+    const bool ok = parts.wait_part();
     out.waited_ms = ms_since(t);
-    return ok ? &part : nullptr;
+    return ok ? parts.part.get() : nullptr;
   });
   if (!facts) return std::nullopt;
   out.facts = std::move(*facts);
-  join();
-  second.dispose(std::move(second_part));  // freed on the thread that made it
+  parts.wait_part();
+  out.second_parse_ms = parts.parse_ms;
+  out.second_facts_ms = parts.facts_ms;
+  second.dispose(std::move(parts.part));  // freed on the thread that made it, after its task
   out.first_part = std::move(first);
+  if (whole_tree) {
+    out.whole_tree = std::make_shared<WholeOnSecondCore>(shared, second);
+    release.handed_over = true;
+  }
   return out;
 }
 

@@ -12,10 +12,12 @@
 // corpus). Otherwise the caller parses the whole text as usual: an error may
 // come from the cut itself (inside a string or brackets, before an `else:`).
 //
-// No tree of the whole text exists afterwards: the server parses it after
-// publishing, for the next edit and for the requests that need a tree,
-// from the first part's tree (PartsBuild::first_part), which spares that
-// parse the first half.
+// No tree of the whole text exists afterwards. The next edit and the
+// requests that need a tree want one: it is parsed from the first part's
+// tree (PartsBuild::first_part), which spares that parse the first half.
+// With `whole_tree`, the SecondCore starts that parse as soon as it has
+// built its part, while this thread finishes the facts and the caller the
+// rules (PartsBuild::whole_tree).
 #pragma once
 
 #include <cstddef>
@@ -45,13 +47,16 @@ struct PartsBuild {
   double waited_ms = 0;        // waiting for the second part, after walking the first
   double second_parse_ms = 0;  // the second part on the other thread: its parse,
   double second_facts_ms = 0;  // and its facts
+  // With `whole_tree`: the whole text's parse from `first_part`, running on
+  // the SecondCore, which it holds until taken or destroyed.
+  std::shared_ptr<WholeTreeParse> whole_tree;
 };
 
 // Parses `text` in two parts cut at `at` (the second on `second`) and builds
 // their facts; nullopt when `second` is busy, a part ran out of time or was
 // cancelled (`parser`'s budget and flag apply to both), or a part has a
-// syntax error.
+// syntax error. With `whole_tree`, `text` must outlive PartsBuild::whole_tree.
 std::optional<PartsBuild> build_in_parts(PythonParser& parser, SecondCore& second, std::string_view text, uint32_t at,
-                                         bool loop_roles);
+                                         bool loop_roles, bool whole_tree = false);
 
 }  // namespace msprobe::analysis

@@ -88,7 +88,7 @@ TEST_CASE("facts built in two parts equal one parse's, at every top-level cut of
   SecondCore second;
   second.wait_ready();
   PythonParser parser;
-  std::size_t cuts = 0, built = 0, refused_at_statement = 0, cuts_in_broken = 0;
+  std::size_t cuts = 0, built = 0, refused_at_statement = 0, cuts_in_broken = 0, whole_on_second_built = 0;
   std::size_t files = for_each_script([&](const std::string& name, const std::string& text) {
     TreePtr whole = parser.parse(text);
     REQUIRE(whole);
@@ -103,7 +103,8 @@ TEST_CASE("facts built in two parts equal one parse's, at every top-level cut of
       cuts_in_broken += !clean;
       INFO(name << " cut at byte " << at << " (line starting '" << text.substr(at, 20) << "')");
       const bool roles = k % 2 == 0;
-      std::optional<PartsBuild> parts = build_in_parts(parser, second, text, at, roles);
+      const bool whole_on_second = k % 4 == 3;
+      std::optional<PartsBuild> parts = build_in_parts(parser, second, text, at, roles, whole_on_second);
       if (!parts) {
         // Refused: the text has an error, or this statement continues the one
         // before (`else:`, `except`, a decorated def's `def` line).
@@ -117,10 +118,19 @@ TEST_CASE("facts built in two parts equal one parse's, at every top-level cut of
       REQUIRE(dump_facts(parts->facts) == dump_facts(roles ? expected : expected_no_roles));
       // The whole text's tree, parsed from the first part's (as the server does after publishing).
       if (k % 4 == 1) REQUIRE(tree_sexp(parser.parse(text, parts->first_part)) == tree_sexp(whole));
+      // The same parse, started on the second core as soon as its part was built.
+      if (whole_on_second) {
+        REQUIRE(parts->whole_tree);
+        REQUIRE(tree_sexp(parts->whole_tree->take()) == tree_sexp(whole));
+        ++whole_on_second_built;
+      } else {
+        REQUIRE_FALSE(parts->whole_tree);
+      }
     }
   });
   CHECK(files > 200);
   CHECK(built > 1000);  // the check above ran, many times
+  CHECK(whole_on_second_built > 200);
   CHECK(refused_at_statement == 0);
   CHECK(cuts_in_broken > 100);  // and every one of them was refused (REQUIRE(clean) above)
 }
@@ -209,4 +219,61 @@ TEST_CASE("parts honour the parser's cancel flag, and a busy second core is not 
   release = true;
   CHECK(second.wait());
   CHECK(build_in_parts(parser, second, source.view(), *at, true));
+}
+
+TEST_CASE("the whole text's tree, parsed on the second core after its part") {
+  SecondCore second;
+  second.wait_ready();
+  PythonParser parser;
+  const SourceText source(test_support::generated_script(1000));
+  const TreePtr fresh = parser.parse(source.view());
+  std::optional<uint32_t> at = split_point(source.view());
+  REQUIRE(at);
+  auto is_free = [&] {
+    if (!second.try_start([](PythonParser&) {})) return false;
+    return second.wait();
+  };
+
+  // Taken: the tree of one parse; the second core is held until then, free after.
+  std::optional<PartsBuild> parts = build_in_parts(parser, second, source.view(), *at, true, /*whole_tree=*/true);
+  REQUIRE(parts);
+  REQUIRE(parts->whole_tree);
+  CHECK_FALSE(second.try_start([](PythonParser&) {}));
+  const TreePtr whole = parts->whole_tree->take();
+  REQUIRE(whole);
+  CHECK(tree_sexp(whole) == tree_sexp(fresh));
+  CHECK_FALSE(parts->whole_tree->take());  // once
+  CHECK(is_free());
+
+  // Dropped without being taken (a cancelled job): stopped, waited for, the core free again.
+  parts = build_in_parts(parser, second, source.view(), *at, true, /*whole_tree=*/true);
+  REQUIRE(parts);
+  parts->whole_tree->stop_flag()->store(true);
+  parts.reset();
+  CHECK(is_free());
+
+  // Refused (a syntax error in the first part, or the caller's cancel flag
+  // already set): no whole parse, and the core is free.
+  std::string broken = source.text();
+  broken.insert(broken.find("def train_step0"), "def oops(:\n");
+  std::optional<uint32_t> broken_at = split_point(broken);
+  REQUIRE(broken_at);
+  REQUIRE(*broken_at > broken.find("def oops"));
+  CHECK_FALSE(build_in_parts(parser, second, broken, *broken_at, true, /*whole_tree=*/true));
+  CHECK(is_free());
+  std::atomic<bool> cancel{true};
+  parser.set_cancel_flag(&cancel);
+  CHECK_FALSE(build_in_parts(parser, second, source.view(), *at, true, /*whole_tree=*/true));
+  parser.set_cancel_flag(nullptr);
+  CHECK(is_free());
+
+  // Through analyze(): only when asked for.
+  Analysis plain = analyze(parser, source, AnalysisOptions{}, nullptr, nullptr, nullptr, &second);
+  CHECK(plain.in_parts);
+  CHECK_FALSE(plain.whole_tree);
+  Analysis with = analyze(parser, source, AnalysisOptions{}, nullptr, nullptr, nullptr, &second, /*whole_tree=*/true);
+  CHECK(with.in_parts);
+  REQUIRE(with.whole_tree);
+  CHECK(tree_sexp(with.whole_tree->take()) == tree_sexp(fresh));
+  CHECK(dump_facts(with.facts) == dump_facts(plain.facts));
 }

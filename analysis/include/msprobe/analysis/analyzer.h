@@ -17,6 +17,7 @@ namespace msprobe::analysis {
 struct ModuleSummary;
 class ProjectSnapshot;
 class SecondCore;
+class WholeTreeParse;
 
 // Where an analysis spent its time, in milliseconds of wall clock (the
 // server's debug log, the benchmarks). `facts` includes a single file's loop
@@ -40,6 +41,9 @@ struct Analysis {
   // With in_parts: the tree of the text's first part. Parsing the whole text
   // with it as the old tree (no edit) reparses only the rest.
   TreePtr first_part;
+  // With in_parts and analyze()'s `whole_tree`: that parse, already running
+  // on the SecondCore (second_core.h), which it holds until taken.
+  std::shared_ptr<WholeTreeParse> whole_tree;
   std::vector<Finding> findings;  // sorted by position
   bool timed_out = false;
   // With a project: the file's summary, for the project's index.
@@ -61,10 +65,12 @@ struct ProjectInput {
 // `previous` (the analysis `old_tree` came from, and its text) lends the facts
 // of the top-level statements the edits did not touch. With `second` and no
 // old tree, a large text may be parsed in two parts, one on `second`'s
-// thread: then `tree` is null and `in_parts` set.
+// thread: then `tree` is null and `in_parts` set. With `whole_tree` too,
+// `second` goes on to parse the whole text (Analysis::whole_tree), and
+// `source` must outlive that parse.
 Analysis analyze(PythonParser& parser, const SourceText& source, const AnalysisOptions& options,
                  const TreePtr& old_tree = nullptr, const ProjectInput* project = nullptr,
-                 const PreviousFacts* previous = nullptr, SecondCore* second = nullptr);
+                 const PreviousFacts* previous = nullptr, SecondCore* second = nullptr, bool whole_tree = false);
 
 // The same analysis in two steps, for a batch of a project's files (`check`
 // on a folder): `begin_analysis` parses and builds the facts and the module

@@ -3,6 +3,7 @@
 // (analyze(), split_analysis.h).
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <functional>
 #include <memory>
@@ -52,6 +53,21 @@ class SecondCore {
   bool stop_ = false;
   PythonParser parser_;
   std::thread thread_;  // last: starts once the members above exist
+};
+
+// The parse of a whole text that a SecondCore runs once it has built the
+// text's second part, while the caller finishes the analysis
+// (analyze(..., second, /*whole_tree=*/true)): the tree the next edit
+// reparses from. It holds the SecondCore, and reads the text, until take()
+// or its destruction, which stops the parse and waits for it.
+class WholeTreeParse {
+ public:
+  virtual ~WholeTreeParse() = default;
+  // Waits for the parse and frees the SecondCore: the tree of the whole
+  // text, or null when the parse was stopped, ran out of time or failed.
+  virtual TreePtr take() = 0;
+  // Setting this flag ends the parse early (take() then gives null).
+  virtual std::shared_ptr<std::atomic<bool>> stop_flag() = 0;
 };
 
 }  // namespace msprobe::analysis
