@@ -7,6 +7,7 @@
 #include "bindings.h"
 #include "derive.h"
 #include "facts_builder.h"
+#include "lap_clock.h"
 #include "msprobe/analysis/project.h"
 #include "msprobe/analysis/suppression.h"
 #include "project/summary.h"
@@ -50,15 +51,7 @@ std::vector<Finding> check_facts(const SourceText& source, const FileFacts& fact
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-// Milliseconds since `from`; moves `from` to now.
-double lap(Clock::time_point& from) {
-  Clock::time_point now = Clock::now();
-  double ms = std::chrono::duration<double, std::milli>(now - from).count();
-  from = now;
-  return ms;
-}
+using Clock = LapClock;
 
 // Parse, then facts (from a repaired copy when the code is half-typed, since
 // facts survive an unclosed bracket above the loop); false when the parse ran

@@ -9,6 +9,7 @@
 #include <mutex>
 
 #include "facts_builder.h"
+#include "lap_clock.h"
 
 namespace msprobe::analysis {
 namespace {
@@ -57,14 +58,7 @@ std::optional<uint32_t> split_point(std::string_view text) {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double ms_since(Clock::time_point& t) {
-  Clock::time_point now = Clock::now();
-  double ms = std::chrono::duration<double, std::milli>(now - t).count();
-  t = now;
-  return ms;
-}
+using Clock = LapClock;
 
 // What the two threads share: the second part's inputs and results, then,
 // with `whole_wanted`, the hand-over of the first part's tree and the
@@ -96,9 +90,9 @@ struct Parts {
       p.set_cancel_flag(cancel);
       part->tree = p.parse_part(text, at, row, end, 0);
       p.set_cancel_flag(nullptr);
-      parse_ms = ms_since(t);
+      parse_ms = lap(t);
       if (clean(part->tree)) part->facts = build_facts(part->tree, text, /*loop_roles=*/false);
-      facts_ms = ms_since(t);
+      facts_ms = lap(t);
       ok = true;
     } catch (...) {
       p.set_cancel_flag(nullptr);
@@ -194,15 +188,15 @@ std::optional<PartsBuild> build_in_parts(PythonParser& parser, SecondCore& secon
   PartsBuild out;
   Clock::time_point t = Clock::now();
   TreePtr first = parser.parse_part(text, 0, 0, at, parts.row);
-  out.parse_ms = ms_since(t);
+  out.parse_ms = lap(t);
   if (!clean(first)) return std::nullopt;
   // The other thread's whole parse starts from its own handle of the tree
   // (a tree is used by one thread at a time; ts_tree_copy shares its nodes).
   if (whole_tree) parts.give_first(TreePtr(ts_tree_copy(first.get()), TreeDeleter{}));
   std::optional<FileFacts> facts = build_facts_in_parts(first, text, loop_roles, [&]() -> const SecondPart* {
-    ms_since(t);
+    lap(t);
     const bool ok = parts.wait_part();
-    out.waited_ms = ms_since(t);
+    out.waited_ms = lap(t);
     return ok ? parts.part.get() : nullptr;
   });
   if (!facts) return std::nullopt;
