@@ -8,8 +8,9 @@
 // halves, the second on a helper thread (the other core), and its result
 // published. The helper goes on to parse the whole text as soon as its half
 // is built (from the first half's tree); after publishing, the job waits for
-// that tree, which the next edit starts from. Its snapshot has no tree (Analysis::in_parts): a request that
-// needs one waits for a quiet analysis that reuses that tree and those facts.
+// that tree, which the next edit starts from. Its snapshot has no tree
+// (Analysis::in_parts): a request that needs one waits for a quiet analysis
+// that reuses that tree and those facts.
 #pragma once
 
 #include <asio.hpp>

@@ -3,7 +3,6 @@
 #include <tree_sitter/api.h>
 
 #include <algorithm>
-#include <chrono>
 #include <condition_variable>
 #include <cstring>
 #include <mutex>
@@ -134,6 +133,10 @@ struct Parts {
   }
 };
 
+// Holds the SecondCore from the start of its task until take() or the
+// destruction, which stops a whole parse not wanted any more and waits for the
+// task: no way out of build_in_parts, and no dropped result, leaves the helper
+// reading a text that may be gone.
 class WholeOnSecondCore final : public WholeTreeParse {
  public:
   WholeOnSecondCore(std::shared_ptr<Parts> parts, SecondCore& core) : parts_(std::move(parts)), core_(core) {}
@@ -145,6 +148,7 @@ class WholeOnSecondCore final : public WholeTreeParse {
   TreePtr take() override {
     if (taken_) return nullptr;
     taken_ = true;
+    parts_->give_first(nullptr);  // no first part handed over: the task ends after its own part
     core_.wait();
     return std::move(parts_->whole);
   }
@@ -171,19 +175,8 @@ std::optional<PartsBuild> build_in_parts(PythonParser& parser, SecondCore& secon
   parts.cancel = parser.cancel_flag();
   parts.whole_wanted = whole_tree;
   if (!second.try_start([shared](PythonParser& p) { shared->run(p); })) return std::nullopt;
-  // Unless the whole parse is handed over, the SecondCore is released on
-  // every way out (no whole parse: its task ends after its part).
-  struct Release {
-    SecondCore& core;
-    Parts& parts;
-    bool handed_over = false;
-    ~Release() {
-      if (handed_over) return;
-      parts.stop->store(true);  // a whole parse started already is not wanted
-      parts.give_first(nullptr);
-      core.wait();
-    }
-  } release{second, parts};
+  // Released on every way out unless handed to the caller (whole_tree).
+  auto held = std::make_shared<WholeOnSecondCore>(shared, second);
 
   PartsBuild out;
   Clock::time_point t = Clock::now();
@@ -206,10 +199,7 @@ std::optional<PartsBuild> build_in_parts(PythonParser& parser, SecondCore& secon
   out.second_facts_ms = parts.facts_ms;
   second.dispose(std::move(parts.part));  // freed on the thread that made it, after its task
   out.first_part = std::move(first);
-  if (whole_tree) {
-    out.whole_tree = std::make_shared<WholeOnSecondCore>(shared, second);
-    release.handed_over = true;
-  }
+  if (whole_tree) out.whole_tree = std::move(held);
   return out;
 }
 
