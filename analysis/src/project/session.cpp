@@ -76,6 +76,7 @@ const ProjectSession::Definitions& ProjectSession::definitions(const ModuleSumma
     const std::vector<FunctionShape>& fns = s.effects.functions;
     for (std::size_t i = 0; i < fns.size(); ++i) {
       if (fns[i].parent == -1 && fns[i].class_index == -1) it->second.functions[fns[i].name] = static_cast<int>(i);
+      it->second.all_by_name[fns[i].name].push_back(static_cast<int>(i));
     }
     const std::vector<ClassShape>& classes = s.effects.classes;
     for (std::size_t i = 0; i < classes.size(); ++i) it->second.classes[classes[i].name] = static_cast<int>(i);
@@ -182,9 +183,11 @@ std::optional<FunctionRef> ProjectSession::method(const ClassRef& c, const std::
     if (!seen.insert(k).second) continue;
     if (!(skip_self && i == 0)) {
       if (const ModuleSummary* s = summary(k.file)) {
-        const std::vector<FunctionShape>& fns = s->effects.functions;
-        for (std::size_t f = 0; f < fns.size(); ++f) {
-          if (fns[f].class_index == k.cls && fns[f].name == name) return FunctionRef{k.file, static_cast<int>(f)};
+        const Definitions& defs = definitions(*s);
+        if (auto named = defs.all_by_name.find(name); named != defs.all_by_name.end()) {
+          for (int f : named->second) {
+            if (s->effects.functions[static_cast<std::size_t>(f)].class_index == k.cls) return FunctionRef{k.file, f};
+          }
         }
       }
     }

@@ -108,6 +108,9 @@ class ProjectSession : public EffectResolver {
   // built on a module's first lookup: lookups run once per call site.
   struct Definitions {
     std::unordered_map<std::string_view, int> functions, classes;  // views into the summary
+    // Every def of the module by name, methods and nested defs included, in
+    // the order of the file: method() asks once per call site and class.
+    std::unordered_map<std::string_view, std::vector<int>> all_by_name;
   };
   const Definitions& definitions(const ModuleSummary& s);
 
