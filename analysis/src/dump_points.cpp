@@ -196,17 +196,19 @@ StartBalance balance_of_start(const FileFacts& f, const DumpCallSites& sites, co
   const int s_stmt = start.statement;
   if (s_stmt < 0) return b;
   const uint32_t after = stmt(f, s_stmt).range.end;
-  auto in_scope = [&](int x) {
-    const Statement& st = stmt(f, x);
-    return st.range.start >= after && inside(st.range, b.scope.block);
+  // The sites after the start and inside its scope. Statements are listed in
+  // the order they start (the facts walk the tree in pre-order) and the sites
+  // by statement, so they are one run, found by bisection: a file with many
+  // start() calls does not scan every site for each.
+  auto in_scope = [&](const std::vector<int>& all) {
+    std::vector<int> out;
+    auto x = std::partition_point(all.begin(), all.end(), [&](int i) { return stmt(f, i).range.start < after; });
+    for (; x != all.end() && stmt(f, *x).range.start < b.scope.block.end; ++x) {
+      if (inside(stmt(f, *x).range, b.scope.block)) out.push_back(*x);
+    }
+    return out;
   };
-  std::vector<int> stops, steps;
-  for (int x : sites.stop) {
-    if (in_scope(x)) stops.push_back(x);
-  }
-  for (int x : sites.step) {
-    if (in_scope(x)) steps.push_back(x);
-  }
+  const std::vector<int> stops = in_scope(sites.stop), steps = in_scope(sites.step);
   b.conditional_start = !unconditional_in(f, s_stmt, b.scope.block);
   b.weak = b.conditional_start || (b.scope.loop < 0 && b.scope.function < 0);
   b.end_reachable = !block_ends_in_exit(f, b.scope.block);
