@@ -139,10 +139,29 @@ void check_stop_without_step(const RuleContext& ctx, const DumpCallSites& sites,
   sink.report(std::move(out));
 }
 
-void check_step_before_backward(const RuleContext& ctx, const MsprobeUse& u, FindingSink& sink) {
+// The loop role of each loop (index into FileFacts::loop_info, -1 for none).
+std::vector<int> info_of_loops(const FileFacts& f) {
+  std::vector<int> of(f.loops.size(), -1);
+  for (std::size_t i = 0; i < f.loop_info.size(); ++i) {
+    const int l = f.loop_info[i].loop;
+    if (l >= 0 && static_cast<std::size_t>(l) < of.size()) of[static_cast<std::size_t>(l)] = static_cast<int>(i);
+  }
+  return of;
+}
+
+void check_step_before_backward(const RuleContext& ctx, const std::vector<int>& info_of_loop, const MsprobeUse& u,
+                                FindingSink& sink) {
   const FileFacts& f = ctx.facts;
   const Call& c = f.calls[static_cast<std::size_t>(u.call)];
-  for (const LoopInfo& info : f.loop_info) {
+  // The loops around the call, outermost first (the order of loop_info): its
+  // innermost loop and the loops that one is nested in.
+  std::vector<int> around;
+  for (int l = c.loop; l >= 0 && around.size() < f.loops.size(); l = f.loops[static_cast<std::size_t>(l)].parent)
+    around.push_back(l);
+  for (auto it = around.rbegin(); it != around.rend(); ++it) {
+    const int i = info_of_loop[static_cast<std::size_t>(*it)];
+    if (i < 0) continue;
+    const LoopInfo& info = f.loop_info[static_cast<std::size_t>(i)];
     if (info.role != LoopRole::Train || info.backward.empty()) continue;
     const Loop& loop = f.loops[static_cast<std::size_t>(info.loop)];
     if (c.range.start < loop.body.start || c.range.end > loop.body.end || c.function != loop.function) continue;
@@ -185,7 +204,9 @@ void check(const RuleContext& ctx, FindingSink& sink) {
   const FileFacts& f = ctx.facts;
   DumpCallSites sites = dump_call_sites(f, ctx.project);
   std::vector<StartInfo> starts;
+  std::vector<int> info_of_loop;
   for (const MsprobeUse& u : f.msprobe) {
+    if (u.kind == MsprobeKind::Step && u.call >= 0 && info_of_loop.empty()) info_of_loop = info_of_loops(f);
     if (u.kind == MsprobeKind::Start && u.call >= 0) {
       const Call& c = f.calls[static_cast<std::size_t>(u.call)];
       starts.push_back({&c, start_scope(f, c)});
@@ -198,7 +219,7 @@ void check(const RuleContext& ctx, FindingSink& sink) {
     if (u.kind == MsprobeKind::Start) check_start(ctx, sites, u, sink);
     else if (u.kind == MsprobeKind::Stop || u.kind == MsprobeKind::ForwardBackwardDumpEnd)
       check_stop_without_step(ctx, sites, starts, u, sink);
-    else if (u.kind == MsprobeKind::Step) check_step_before_backward(ctx, u, sink);
+    else if (u.kind == MsprobeKind::Step) check_step_before_backward(ctx, info_of_loop, u, sink);
   }
 }
 
