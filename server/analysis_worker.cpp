@@ -244,8 +244,7 @@ void AnalysisWorker::run_one(const std::string& uri, analysis::PythonParser& par
       if (previous && previous->source && previous->result.facts.chunks)
         lend = {&previous->result.facts, previous->source->view(), previous->result.summary.get()};
       snap->result = analysis::analyze(parser, *job.source, job.options, old, job.project ? &*job.project : nullptr,
-                                       lend.facts ? &lend : nullptr, edits.empty() ? second : nullptr,
-                                       /*whole_tree=*/true);
+                                       lend.facts ? &lend : nullptr, second, /*whole_tree=*/true);
       const analysis::StageTimes& t = snap->result.times;
       spdlog::debug(
           "analysed {} v{}: parse {:.2f} ms, facts {:.2f} ({} top-level statements walked, {} reused), summary {:.2f} "
@@ -257,6 +256,10 @@ void AnalysisWorker::run_one(const std::string& uri, analysis::PythonParser& par
             "... in two parts: the second parsed in {:.2f} ms and its facts built in {:.2f} on the other "
             "thread; waited {:.2f} ms for it",
             t.second_parse, t.second_facts, t.waited);
+      if (t.donor)
+        spdlog::debug(
+            "... the previous facts copied in {:.2f} ms on the other thread during the parse; waited {:.2f} ms",
+            t.donor_copy, t.donor_waited);
       cancelled = snap->result.timed_out && cancel->load();
       whole_parse = std::move(snap->result.whole_tree);
       snap->result.first_part = nullptr;

@@ -3,12 +3,15 @@
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
+#include <optional>
 
 #include "bindings.h"
 #include "derive.h"
 #include "facts_builder.h"
 #include "lap_clock.h"
 #include "msprobe/analysis/project.h"
+#include "msprobe/analysis/second_core.h"
 #include "msprobe/analysis/suppression.h"
 #include "project/summary.h"
 #include "repair.h"
@@ -53,6 +56,64 @@ namespace {
 
 using Clock = LapClock;
 
+// Below this size an edit's facts are copied on this thread: handing the copy
+// to the second core and waking it costs about what the copy saves.
+constexpr std::size_t kDonorMinBytes = 64 * 1024;
+
+// An edit of a large text: while this thread reparses, the second core copies
+// the previous facts (PreviousFacts::donor), and the build then moves the
+// entries of the statements it reuses out of that copy instead of copying
+// them here. The copy is waited for before the build, or when this goes away.
+class DonorCopy {
+ public:
+  DonorCopy(SecondCore* second, const PreviousFacts* previous, std::size_t text_bytes) {
+    if (!second || !previous || !previous->facts || !previous->facts->chunks || previous->donor ||
+        text_bytes < kDonorMinBytes)
+      return;
+    const FileFacts* from = previous->facts;
+    if (second->try_start([this, from](PythonParser&) {
+          Clock::time_point t = Clock::now();
+          copy_.emplace(*from);
+          copy_ms_ = lap(t);
+        }))
+      second_ = second;
+  }
+  ~DonorCopy() {
+    wait();
+    // Freed on the thread that allocated what is left of it.
+    if (second_ && copy_) second_->dispose(std::make_shared<FileFacts>(std::move(*copy_)));
+  }
+  DonorCopy(const DonorCopy&) = delete;
+  DonorCopy& operator=(const DonorCopy&) = delete;
+
+  // `previous` with the copy as its donor once the copy is done; `previous`
+  // itself without one. Notes the copy's times in `times`.
+  const PreviousFacts* lend(const PreviousFacts* previous, StageTimes& times) {
+    Clock::time_point t = Clock::now();
+    wait();
+    if (!copy_) return previous;
+    times.donor = true;
+    times.donor_waited = lap(t);
+    times.donor_copy = copy_ms_;
+    with_donor_ = *previous;
+    with_donor_.donor = &*copy_;
+    return &with_donor_;
+  }
+
+ private:
+  void wait() {
+    if (!waiting_ || !second_) return;
+    waiting_ = false;
+    if (!second_->wait()) copy_.reset();
+  }
+
+  SecondCore* second_ = nullptr;
+  bool waiting_ = true;
+  std::optional<FileFacts> copy_;
+  double copy_ms_ = 0;  // written by the helper, read after wait()
+  PreviousFacts with_donor_;
+};
+
 // Parse, then facts (from a repaired copy when the code is half-typed, since
 // facts survive an unclosed bracket above the loop); false when the parse ran
 // out of time.
@@ -80,13 +141,14 @@ bool parse_and_build(Analysis& a, PythonParser& parser, const SourceText& source
     }
     // Not cut, or a part had an error: parse the whole text (the time spent stays in `parse`).
   }
+  DonorCopy donor(old_tree ? second : nullptr, previous, source.size());
   a.tree = parser.parse(source.view(), old_tree);
   a.times.parse = lap(t);
   if (!a.tree) {
     a.timed_out = true;
     return false;
   }
-  a.facts = build_tolerant_facts(parser, a.tree, source.view(), loop_roles, previous);
+  a.facts = build_tolerant_facts(parser, a.tree, source.view(), loop_roles, donor.lend(previous, a.times));
   a.times.facts = lap(t);
   FactsBuildStats stats = last_facts_build_stats();
   a.times.statements_walked = stats.walked;

@@ -213,7 +213,17 @@ class Builder {
     // a statement's subtree depends on the text around it.
     const bool clean = !ts_node_has_error(root);
     std::shared_ptr<FactChunks> chunks = clean ? std::make_shared<FactChunks>() : nullptr;
-    Reuse reuse(clean ? previous : nullptr, text_);
+    // With a donor (PreviousFacts::donor), the same chunks are read from that
+    // copy and their entries moved out, as from a second part's own facts.
+    PreviousFacts from_donor;
+    const PreviousFacts* lend = previous;
+    if (previous && previous->donor && previous->facts && previous->donor->chunks == previous->facts->chunks) {
+      from_donor = *previous;
+      from_donor.facts = previous->donor;
+      lend = &from_donor;
+    }
+    Reuse reuse(clean ? lend : nullptr, text_);
+    reuse.owned = reuse.facts && lend != previous;
     if (reuse.facts) reserve_like(*reuse.facts);
     stats_ = {};
     const Frame root_frame{root, visit(root, Context{}, nullptr, nullptr, 0), t_.of(root)};

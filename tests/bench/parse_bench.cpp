@@ -9,8 +9,10 @@
 //               ts_tree_edit on a copy + incremental parse of the tree the
 //               previous edit produced, as in an editor
 //   reanalyze   the same edits through analyze(..., old_tree, previous facts),
-//               each lending the analysis before it, as the server does for a
-//               file outside any workspace folder
+//               each lending the analysis before it, with the second core
+//               (it copies the previous facts of a text >= 64 KB during the
+//               reparse), as the server does for a file outside any workspace
+//               folder
 //   reanalyze_project  the same with the file as a one-file project and the
 //               previous summary lent too (the server in a workspace folder)
 // The three edit measures start after kChainWarmup untimed edits: tree-sitter
@@ -296,7 +298,7 @@ int main(int argc, char** argv) {
       const ana::PreviousFacts lend{&c.last.facts, before.view(), c.last.summary.get()};
       double t0 = now_ms();
       ana::TreePtr old = ana::edited_copy(c.last.tree, edit);
-      ana::Analysis a = ana::analyze(parser, c.typing.text, options, old, project, &lend);
+      ana::Analysis a = ana::analyze(parser, c.typing.text, options, old, project, &lend, &second_core);
       double t1 = now_ms();
       c.last = std::move(a);
       return t1 - t0;

@@ -6,7 +6,8 @@
 // only for sanity: tree-sitter's error recovery may legitimately differ
 // between an incremental and a fresh parse. The incremental analysis is lent
 // the previous one's facts, as the server does: whenever the fresh parse is
-// error-free, every fact (dump_facts) must equal the fresh build's too. With
+// error-free, every fact (dump_facts) must equal the fresh build's too (every
+// other edit takes the reused facts apart from a copy, PreviousFacts::donor). With
 // the top bit of the first byte set, both analyse the text as the one file of
 // a project, the incremental one lent the previous summary too (its call
 // effects are partly kept): their summaries must then have the same fingerprint.
@@ -98,6 +99,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
     const std::string old_text = text.text();
     ByteEdit e = text.replace(at, std::min(at + del, text.size()), insert);
     PreviousFacts lend{&previous.facts, old_text, previous.summary.get()};
+    // Every other edit lends a copy to move the reused entries out of, as an
+    // edit of a large text with a second core does (PreviousFacts::donor).
+    FileFacts donor;
+    if (step % 2 == 1) {
+      donor = previous.facts;
+      lend.donor = &donor;
+    }
     Analysis inc = analyze(inc_parser, text, options, edited_copy(previous.tree, e), in, &lend);
     Analysis full = analyze(full_parser, text, options, nullptr, in);
     if (!inc.tree || !full.tree) return 0;  // out of time: nothing to compare

@@ -27,11 +27,18 @@ struct Step {
   FactsBuildStats stats;
 };
 
+// With `donor`, the previous facts are lent with a copy to take apart
+// (PreviousFacts::donor), as analyze() does on an edit with a second core.
 Step edit_and_compare(PythonParser& parser, SourceText& text, const Analysis& before, std::size_t start,
-                      std::size_t end, const std::string& insert) {
+                      std::size_t end, const std::string& insert, bool donor = false) {
   const std::string old_text = text.text();
   ByteEdit e = text.replace(start, end, insert);
   PreviousFacts lend{&before.facts, old_text};
+  FileFacts copy;
+  if (donor) {
+    copy = before.facts;
+    lend.donor = &copy;
+  }
   Step s;
   s.analysis = analyze(parser, text, AnalysisOptions{}, edited_copy(before.tree, e), nullptr, &lend);
   s.stats = last_facts_build_stats();
@@ -185,6 +192,8 @@ TEST_CASE("no previous facts, or facts of a broken tree, mean a full walk", "[in
 // Random edits, chained (each build lends to the next), over the corpus
 // scripts: whatever the edit, the facts equal a fresh build.
 TEST_CASE("random edit chains over the corpus keep incremental facts equal to fresh ones", "[incremental]") {
+  const bool donor = GENERATE(false, true);  // reused entries copied, or moved out of a donor copy
+  INFO((donor ? "with a donor copy" : "copied from the previous facts"));
   const char* const kInserts[] = {"x",
                                   "0",
                                   "\n",
@@ -209,7 +218,7 @@ TEST_CASE("random edit chains over the corpus keep incremental facts equal to fr
     Analysis a = analyze(parser, text, AnalysisOptions{});
     for (int k = 0; k < 6; ++k) {
       msprobe::test::RandomEdit e = msprobe::test::random_edit(rng, text, kInserts);
-      Step s = edit_and_compare(parser, text, a, e.start, e.end, e.insert);
+      Step s = edit_and_compare(parser, text, a, e.start, e.end, e.insert, donor);
       reused += s.stats.reused;
       a = std::move(s.analysis);
     }

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "edit_chains.h"
 #include "facts_builder.h"
@@ -276,4 +277,61 @@ TEST_CASE("the whole text's tree, parsed on the second core after its part") {
   REQUIRE(with.whole_tree);
   CHECK(tree_sexp(with.whole_tree->take()) == tree_sexp(fresh));
   CHECK(dump_facts(with.facts) == dump_facts(plain.facts));
+}
+
+TEST_CASE("an edit with a second core moves the reused facts out of a copy made there") {
+  SecondCore second;
+  second.wait_ready();
+  PythonParser parser;
+  SourceText text(test_support::generated_script(3000));
+  REQUIRE(text.size() >= 64 * 1024);
+  Analysis a = analyze(parser, text, AnalysisOptions{});
+  std::mt19937 rng(5);
+  const char* const kInserts[] = {"0", "x", "\n", "loss.backward()\n", "(", "# note\n"};
+  int donors = 0, lendable = 0;
+  for (int k = 0; k < 8; ++k) {
+    if (a.facts.chunks) ++lendable;  // facts of a tree with errors are not reused
+    const std::string before = text.text();
+    msprobe::test::RandomEdit e = msprobe::test::random_edit(rng, text, kInserts);
+    const ByteEdit edit = text.replace(e.start, e.end, e.insert);
+    const PreviousFacts lend{&a.facts, before};
+    Analysis next = analyze(parser, text, AnalysisOptions{}, edited_copy(a.tree, edit), nullptr, &lend, &second);
+    INFO("edit " << k << ": [" << e.start << ", " << e.end << ") -> '" << e.insert << "'");
+    CHECK_FALSE(next.in_parts);
+    REQUIRE(next.tree);
+    if (next.times.donor) ++donors;
+    PythonParser fresh_parser;
+    Analysis fresh = analyze(fresh_parser, text, AnalysisOptions{});
+    REQUIRE(dump_facts(next.facts) == dump_facts(fresh.facts));
+    REQUIRE(findings_text(next.findings) == findings_text(fresh.findings));
+    // The helper is free again: the copy was waited for and handed back.
+    REQUIRE(second.try_start([](PythonParser&) {}));
+    REQUIRE(second.wait());
+    a = std::move(next);
+  }
+  CHECK(lendable >= 4);
+  CHECK(donors == lendable);  // an idle second core takes every copy of a text this large
+
+  // A small text, or a busy second core: the facts are copied here.
+  const SourceText small("import torch\nmodel = torch.nn.Linear(2, 2)\nx = model(1)\n");
+  Analysis s0 = analyze(parser, small, AnalysisOptions{});
+  SourceText small_edited = small;
+  const ByteEdit se = small_edited.replace(small.size() - 2, small.size() - 2, "0");
+  const PreviousFacts small_lend{&s0.facts, small.view()};
+  Analysis s1 = analyze(parser, small_edited, AnalysisOptions{}, edited_copy(s0.tree, se), nullptr, &small_lend,
+                        &second);
+  CHECK_FALSE(s1.times.donor);
+  std::atomic<bool> release{false};
+  REQUIRE(second.try_start([&](PythonParser&) {
+    while (!release.load()) std::this_thread::yield();
+  }));
+  const std::string before = text.text();
+  const ByteEdit edit = text.replace(0, 0, "# head\n");
+  const PreviousFacts lend{&a.facts, before};
+  Analysis busy = analyze(parser, text, AnalysisOptions{}, edited_copy(a.tree, edit), nullptr, &lend, &second);
+  release = true;
+  REQUIRE(second.wait());
+  CHECK_FALSE(busy.times.donor);
+  PythonParser fresh_parser;
+  CHECK(dump_facts(busy.facts) == dump_facts(analyze(fresh_parser, text, AnalysisOptions{}).facts));
 }

@@ -30,6 +30,11 @@ struct StageTimes {
   // the second part's parse and facts on the other thread, and how long the
   // first part waited for them (within `facts`).
   double second_parse = 0, second_facts = 0, waited = 0;
+  // An edit whose previous facts were copied on the other thread while this
+  // one reparsed (PreviousFacts::donor): how long the copy took there, and
+  // how long the build waited for it after the parse (within `facts`).
+  bool donor = false;
+  double donor_copy = 0, donor_waited = 0;
 };
 
 struct Analysis {
@@ -67,7 +72,10 @@ struct ProjectInput {
 // old tree, a large text may be parsed in two parts, one on `second`'s
 // thread: then `tree` is null and `in_parts` set. With `whole_tree` too,
 // `second` goes on to parse the whole text (Analysis::whole_tree), and
-// `source` must outlive that parse.
+// `source` must outlive that parse. With `second`, an old tree and `previous`,
+// a large text's previous facts are copied on `second`'s thread while this
+// one reparses, and the reused entries moved out of that copy
+// (PreviousFacts::donor); `second` is free again when this returns.
 Analysis analyze(PythonParser& parser, const SourceText& source, const AnalysisOptions& options,
                  const TreePtr& old_tree = nullptr, const ProjectInput* project = nullptr,
                  const PreviousFacts* previous = nullptr, SecondCore* second = nullptr, bool whole_tree = false);

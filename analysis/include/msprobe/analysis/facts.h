@@ -284,6 +284,11 @@ struct PreviousFacts {
   // The module summary built over `facts`, if any: in a project, the call
   // effects of statements the edit left alone are taken from it.
   const ModuleSummary* summary = nullptr;
+  // A copy of `*facts` that this build may take apart: the entries of the
+  // statements it reuses are moved out of it instead of copied from `facts`
+  // (analyze() makes the copy on the second core while the edit is reparsed).
+  // Its chunks must be those of `facts`; null: copy from `facts`.
+  FileFacts* donor = nullptr;
 };
 
 }  // namespace msprobe::analysis
