@@ -850,3 +850,31 @@ TEST_CASE("plans and edits use the caller's analyses of known files, and give wh
     CHECK(reads == 0);  // every file was known
   }
 }
+
+// Half-typed code: the analysis builds its facts from a repaired copy, and the
+// plan must index the same loops, or enable reads past them (a crash found by
+// fuzz_analysis: the vLLM runner's __init__ cut mid-line).
+TEST_CASE("enable_in_project refuses half-typed code instead of reading past its loops") {
+  const std::string head =
+      "import torch\nmodel = torch.nn.Linear(4, 2)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\n";
+  const std::string body = "    loss = model(x).sum()\n    loss.backward()\n    opt.step()\n";
+  struct Case {
+    std::string rel, text, why;
+  };
+  const std::string no_loop = "no training or inference loop found";
+  const Case cases[] = {
+      {"header.py", head + "for x in torch.randn(8, 2, 4:\n" + body, no_loop},
+      {"call.py",
+       head + "for x in torch.randn(8, 2, 4):\n    loss = model(x\n    loss.sum().backward()\n    opt.step()\n",
+       no_loop},
+      {"tail.py", head + "for x in torch.randn(8, 2, 4):\n" + body + "print('done'\n", "syntax error"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.rel << ":\n" << c.text);
+    Project p = make({{c.rel, c.text}});
+    ProjectEditResult r = enable_in_project(*p.snapshot, c.rel, p.read, {}, {});
+    CHECK_FALSE(r.ok());
+    CHECK(r.error.find(c.why) != std::string::npos);
+    CHECK(r.files.empty());
+  }
+}

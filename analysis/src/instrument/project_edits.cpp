@@ -112,8 +112,11 @@ ProjectEditResult enable_in_project(const ProjectSnapshot& project, const std::s
     return out;
   }
 
+  const std::vector<Loop>& loops = loop->analysis->facts.loops;
+  if (plan->loop.loop < 0 || static_cast<std::size_t>(plan->loop.loop) >= loops.size())
+    return fail(plan->loop_file, "the file changed while the dump points were planned; try again");
   InstrumentOptions lo = options;
-  lo.loop_line = loop->analysis->facts.loops[static_cast<std::size_t>(plan->loop.loop)].line;
+  lo.loop_line = loops[static_cast<std::size_t>(plan->loop.loop)].line;
   if (plan->single_file()) {
     lo.construct = InstrumentOptions::Construct::AfterImports;
     lo.construct_before_line = plan->construct_before_line;

@@ -12,6 +12,7 @@
 #include "msprobe/analysis/syntax.h"
 #include "project/session.h"
 #include "project/summary.h"
+#include "repair.h"
 
 namespace msprobe::analysis {
 namespace {
@@ -54,7 +55,9 @@ class Planner {
     f->own_source = SourceText(std::move(*text));
     TreePtr tree = parser_.parse(f->own_source.view());
     if (tree) {
-      f->own_facts = build_facts(tree, f->own_source.view());
+      // As analyze() builds them (from a repaired copy of half-typed code), so
+      // the plan's loop indices are those of the analysis enable() edits.
+      f->own_facts = build_tolerant_facts(parser_, tree, f->own_source.view(), /*loop_roles=*/true);
       f->own_summary = summarize(f->own_source, f->own_facts);
       derive_loops_in_project(f->own_source, f->own_facts, p_, rel, *f->own_summary);
     } else {
