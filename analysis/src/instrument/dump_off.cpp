@@ -263,7 +263,7 @@ InstrumentResult remove_dump(const SourceText& src, const Analysis& a) {
     if (node_is(s, "pass_statement") && mark_of(layout, ts_node_start_point(s).row) == LineMark::Placeholder)
       return false;
     if (unwrapped_try_starts.count(ts_node_start_byte(s))) {
-      std::vector<TSNode> inner = block_statements(ts_node_child_by_field_name(s, "body", 4));
+      std::vector<TSNode> inner = body_statements(s);
       return std::any_of(inner.begin(), inner.end(), [&](TSNode t) { return self(t, self); });
     }
     return true;

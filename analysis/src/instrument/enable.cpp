@@ -289,8 +289,7 @@ InstrumentResult enable_dump(const SourceText& src, const Analysis& a, const Ins
   const Loop& loop = f.loops[static_cast<std::size_t>(plan->loop)];
   const std::string loop_label = "line " + std::to_string(loop.line + 1);
   TSNode loop_node = find_node(c.root, loop.range, loop.kind == LoopKind::For ? "for_statement" : "while_statement");
-  std::vector<TSNode> stmts;
-  if (!ts_node_is_null(loop_node)) stmts = block_statements(ts_node_child_by_field_name(loop_node, "body", 4));
+  std::vector<TSNode> stmts = body_statements(loop_node);
   if (ts_node_is_null(loop_node) || stmts.empty()) return r.error = "the loop at " + loop_label + " has no body", r;
   if (!c.layout.starts_line(ts_node_start_byte(stmts.front())))
     return r.error = "the body of the loop at " + loop_label +

@@ -109,6 +109,11 @@ std::vector<TSNode> block_statements(TSNode block) {
   return out;
 }
 
+std::vector<TSNode> body_statements(TSNode owner) {
+  if (ts_node_is_null(owner)) return {};
+  return block_statements(ts_node_child_by_field_name(owner, "body", 4));
+}
+
 TSNode prev_statement(TSNode stmt) {
   TSNode p = ts_node_prev_named_sibling(stmt);
   while (!ts_node_is_null(p) && node_is(p, "comment")) p = ts_node_prev_named_sibling(p);

@@ -76,6 +76,10 @@ TSNode find_node(TSNode root, ByteRange r, const char* type);
 // The children of `node` in order (the named ones only, if asked), in linear time.
 std::vector<TSNode> children_of(TSNode node, bool named_only);
 std::vector<TSNode> block_statements(TSNode block);
+// The statements of the body of `owner` (a def, a loop, a try); none when
+// `owner` is a null node, as find_node gives for facts of a repaired copy of
+// half-typed code.
+std::vector<TSNode> body_statements(TSNode owner);
 // The statement before `stmt` in its block, or a null node.
 TSNode prev_statement(TSNode stmt);
 // The finally clause's block of a try statement, or a null node.

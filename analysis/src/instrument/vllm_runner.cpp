@@ -27,10 +27,7 @@ bool is_docstring(TSNode stmt) {
 
 // The body statements of a def, without its docstring.
 std::vector<TSNode> body_without_docstring(const EnableContext& c, const Function& fn) {
-  // No such node when the facts came from a repaired copy of half-typed code.
-  TSNode def = find_node(c.root, fn.range, "function_definition");
-  if (ts_node_is_null(def)) return {};
-  std::vector<TSNode> stmts = block_statements(ts_node_child_by_field_name(def, "body", 4));
+  std::vector<TSNode> stmts = body_statements(find_node(c.root, fn.range, "function_definition"));
   if (!stmts.empty() && is_docstring(stmts.front())) stmts.erase(stmts.begin());
   return stmts;
 }
