@@ -243,8 +243,12 @@ void AnalysisWorker::run_one(const std::string& uri, analysis::PythonParser& par
       analysis::PreviousFacts lend;
       if (previous && previous->source && previous->result.facts.chunks)
         lend = {&previous->result.facts, previous->source->view(), previous->result.summary.get()};
+      // The other core parses half of a fresh text, or copies the previous
+      // facts during an edit's reparse; an edit with no tree left to start
+      // from is parsed here alone, as before.
+      analysis::SecondCore* helper = edits.empty() || old ? second : nullptr;
       snap->result = analysis::analyze(parser, *job.source, job.options, old, job.project ? &*job.project : nullptr,
-                                       lend.facts ? &lend : nullptr, second, /*whole_tree=*/true);
+                                       lend.facts ? &lend : nullptr, helper, /*whole_tree=*/true);
       const analysis::StageTimes& t = snap->result.times;
       spdlog::debug(
           "analysed {} v{}: parse {:.2f} ms, facts {:.2f} ({} top-level statements walked, {} reused), summary {:.2f} "

@@ -10,7 +10,9 @@
 // is built (from the first half's tree); after publishing, the job waits for
 // that tree, which the next edit starts from. Its snapshot has no tree
 // (Analysis::in_parts): a request that needs one waits for a quiet analysis
-// that reuses that tree and those facts.
+// that reuses that tree and those facts. On an edit of a large document the
+// helper copies the previous facts while the job reparses
+// (PreviousFacts::donor), under the same condition: nothing else runs or waits.
 #pragma once
 
 #include <asio.hpp>
