@@ -42,10 +42,6 @@ the statements its arguments need.
 )md";
 
 const Statement& stmt(const FileFacts& f, int i) { return f.statements[static_cast<std::size_t>(i)]; }
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 std::string last_component(const std::string& s) {
   std::size_t dot = s.rfind('.');
   return dot == std::string::npos ? s : s.substr(dot + 1);
@@ -97,7 +93,7 @@ std::vector<Evidence> late_evidence(const FileFacts& f, const Call& c, const Pro
       if (a.value_call == static_cast<int>(i)) target = a.target;
     }
     std::string last = last_component(k.qualified.empty() ? k.callee : k.qualified);
-    std::string lt = lower(target);
+    std::string lt = lowered(target);
     bool model_target = models.count(target) || lt.find("model") != std::string::npos || lt == "net";
     if (!have_model && (module_class(f, k.callee) || ends_with(k.callee, "from_pretrained") ||
                         (k.qualified.rfind("torch.nn.", 0) == 0 && upper_first(last) && model_target) ||
@@ -117,7 +113,7 @@ std::vector<Evidence> late_evidence(const FileFacts& f, const Call& c, const Pro
       out.push_back({k.range, "a forward in " + k.callee + "() (another module)", static_cast<int>(i)});
     } else if (!have_wrap &&
                (k.qualified == "deepspeed.initialize" ||
-                (ends_with(k.callee, ".prepare") && lower(k.callee).find("accelerat") != std::string::npos))) {
+                (ends_with(k.callee, ".prepare") && lowered(k.callee).find("accelerat") != std::string::npos))) {
       have_wrap = true;
       out.push_back({k.range, k.callee + "(...)", static_cast<int>(i)});
     }

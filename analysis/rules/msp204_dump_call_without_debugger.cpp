@@ -6,6 +6,7 @@
 
 #include "dump_points.h"
 #include "msprobe/analysis/rule.h"
+#include "msprobe/analysis/text_match.h"
 
 namespace msprobe::analysis {
 namespace {
@@ -119,8 +120,7 @@ void check(const RuleContext& ctx, FindingSink& sink) {
     bool klass = q.rfind("msprobe.", 0) == 0 && q.size() >= 17 &&
                  q.compare(q.size() - 17, 17, "PrecisionDebugger") == 0;
     std::string last = recv.substr(recv.rfind('.') == std::string::npos ? 0 : recv.rfind('.') + 1);
-    std::string lower = last;
-    for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    std::string lower = lowered(last);
     bool unbound = false;
     if (klass) {
       unbound = entry_without_debugger || is_entry_script(f);

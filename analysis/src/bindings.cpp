@@ -62,12 +62,6 @@ bool is_optimizer_class(std::string_view name) {
 
 bool model_factory_name(std::string_view last);
 
-std::string_view lowered_into(std::string_view s, std::string& buf) {
-  buf.assign(s);
-  for (char& c : buf) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return buf;
-}
-
 // A name that reads like a model: `model`, `self.net`, `netG`, `encoder`, ...
 // Not a function that makes or provides one (`get_model`, `model_provider_func`):
 // calling that builds a model, it does not run one.
@@ -110,6 +104,37 @@ bool returns_self(std::string_view method) {
     if (method == k) return true;
   }
   return false;
+}
+
+// What calling an imported name (its qualified name, `q`) gives, 0 when
+// unknown; the first test that matches decides.
+uint32_t holds_of_imported(std::string_view q) {
+  const std::string lq = lowered(q);
+  const std::string_view lastq = last_name(q);
+  if (starts_with(q, "msprobe.") && lastq == "PrecisionDebugger") return kDebugger;
+  if (contains(lq, "scheduler") || ends_with(lastq, "LR") || lastq == "ReduceLROnPlateau" ||
+      contains(lq, "schedule_with_warmup"))
+    return kScheduler;
+  if (q == "torch.compile") return kModel;
+  if (ends_with(lastq, "GradScaler")) return kScaler;
+  if (lastq == "NPUGraph" || lastq == "CUDAGraph") return kGraph;
+  if (lastq == "value_and_grad" || q == "mindspore.grad" || lastq == "GradOperation") return kGradFn;
+  if (q == "vllm.LLM") return kLlm;
+  if ((starts_with(q, "gym.") || starts_with(q, "gymnasium.")) && lastq == "make") return kEnv;
+  if (starts_with(q, "deepspeed.") && lastq == "init_inference") return kModel | kEngine;
+  if (starts_with(q, "torch.optim.") || is_optimizer_class(lastq) || contains(lowered(lastq), "optim"))
+    return kOptimizer;
+  if (ends_with(lastq, "Loss")) return kLoss;
+  if (lastq == "from_pretrained" || starts_with(lastq, "AutoModel")) {
+    std::string_view owner = last_name(receiver_of(q));
+    return starts_with(lastq, "AutoModel") || contains(owner, "Model") || contains(owner, "For") ? kModel : kOther;
+  }
+  if ((starts_with(q, "timm.") && lastq == "create_model") || starts_with(q, "torchvision.models.") ||
+      q == "torch.hub.load")
+    return kModel;
+  if (upper_first(lastq) && (starts_with(q, "torch.nn.") || contains(q, ".nn."))) return kModel;
+  if (model_factory_name(lastq)) return kModel;
+  return 0;
 }
 
 }  // namespace
@@ -164,12 +189,6 @@ AssignmentsByTarget::Refs AssignmentsByTarget::of(std::string_view target, int f
                              [&](Ref r, std::string_view name) { return target_of(r) < name; });
   auto hi = std::upper_bound(lo, refs.end(), target, [&](std::string_view name, Ref r) { return name < target_of(r); });
   return {refs.data() + (lo - refs.begin()), refs.data() + (hi - refs.begin())};
-}
-
-std::string lowered(std::string_view s) {
-  std::string out;
-  lowered_into(s, out);
-  return out;
 }
 
 Bindings::Bindings(const FileFacts& facts) : f_(facts) {
@@ -465,37 +484,18 @@ Bindings::Info Bindings::classify_call(int call, int depth) const {
 
   const std::string_view q = c.qualified;  // compared by length first, unlike std::string == const char*
   if (!q.empty()) {
-    std::string lq = lowered(q);
-    std::string_view lastq = last_name(q);
-    if (starts_with(q, "msprobe.") && lastq == "PrecisionDebugger") info.holds = kDebugger;
-    else if (contains(lq, "lr_scheduler") || contains(lq, "scheduler") || ends_with(lastq, "LR") ||
-             lastq == "ReduceLROnPlateau" || contains(lq, "schedule_with_warmup") || contains(lq, "get_scheduler"))
-      info.holds = kScheduler;
-    else if (q == "torch.compile") info.holds = kModel;
-    else if (ends_with(lastq, "GradScaler")) info.holds = kScaler;
-    else if (lastq == "NPUGraph" || lastq == "CUDAGraph") info.holds = kGraph;
-    else if (lastq == "value_and_grad" || q == "mindspore.grad" || lastq == "GradOperation") {
-      info.holds = kGradFn;
+    // A file calls the same few imported names many times: each is
+    // classified once per bindings.
+    auto [memo, fresh] = imported_holds_.try_emplace(q, 0);
+    if (fresh) memo->second = holds_of_imported(q);
+    info.holds = memo->second;
+    if (info.holds == kGradFn) {
       for (const Argument& a : c.args) {
         if (!a.keyword.empty() && a.keyword != "fn") continue;
         info.grad_target = function_named(a.text, c.function);
         break;
       }
-    } else if (q == "vllm.LLM") info.holds = kLlm;
-    else if ((starts_with(q, "gym.") || starts_with(q, "gymnasium.")) && lastq == "make") info.holds = kEnv;
-    else if (starts_with(q, "deepspeed.") && lastq == "init_inference") info.holds = kModel | kEngine;
-    else if (starts_with(q, "torch.optim.") || is_optimizer_class(lastq) || contains(lowered(lastq), "optim"))
-      info.holds = kOptimizer;
-    else if (ends_with(lastq, "Loss")) info.holds = kLoss;
-    else if (lastq == "from_pretrained" || starts_with(lastq, "AutoModel")) {
-      std::string_view owner = last_name(receiver_of(q));
-      info.holds = starts_with(lastq, "AutoModel") || contains(owner, "Model") || contains(owner, "For") ? kModel
-                                                                                                         : kOther;
-    } else if ((starts_with(q, "timm.") && lastq == "create_model") || starts_with(q, "torchvision.models.") ||
-               q == "torch.hub.load")
-      info.holds = kModel;
-    else if (upper_first(lastq) && (starts_with(q, "torch.nn.") || contains(q, ".nn."))) info.holds = kModel;
-    else if (model_factory_name(lastq)) info.holds = kModel;
+    }
     // Anything else imported is unknown: the name it is bound to decides, and
     // the project may know the class.
     if (info.holds == 0 && is_dotted_name(callee)) info.ctor = std::string(callee);

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "msprobe/analysis/facts.h"
+#include "msprobe/analysis/text_match.h"
 
 namespace msprobe::analysis {
 
@@ -119,6 +120,9 @@ class Bindings {
   // Reads by classify_* of what assignments bound so far (names_, returns_memo_):
   // the constructor's second round redoes only the assignments that made some.
   mutable unsigned order_reads_ = 0;
+  // classify_call's answers for imported callees, by qualified name (views
+  // into the facts): what calling each gives.
+  mutable std::unordered_map<std::string_view, uint32_t> imported_holds_;
   // is_model's answers: a file asks about the same few names thousands of times.
   mutable std::map<std::string, bool, std::less<>> is_model_memo_;
   std::vector<std::vector<int>> returns_by_function_;
@@ -155,8 +159,6 @@ class AssignmentsByTarget {
   mutable std::vector<std::vector<Ref>> in_def_;
 };
 
-// Lower-case copy.
-std::string lowered(std::string_view s);
 // The part after the last '.', or the whole text.
 inline std::string_view last_name(std::string_view dotted) {
   std::size_t dot = dotted.rfind('.');

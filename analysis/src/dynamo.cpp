@@ -4,7 +4,6 @@
 #include "bindings.h"
 
 #include <algorithm>
-#include <cctype>
 
 #include "msprobe/analysis/text_match.h"
 #include "python_edits.h"
@@ -14,11 +13,6 @@ namespace {
 
 bool is_dynamo_name(std::string_view q) { return q == "torch._dynamo" || starts_with(q, "torch._dynamo."); }
 
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 // `X.compile()` is nn.Module.compile when X holds a module (bound from an
 // nn.Module class of this file, torch.nn.*, a model factory) or, when
 // nothing is known about it, its name says so. An instance of any other
@@ -27,7 +21,7 @@ bool looks_like_module(const Bindings& names, const std::string& receiver) {
   uint32_t holds = names.holds(receiver);
   if (holds != 0) return (holds & kModel) != 0;
   if (names.instance_class(receiver) >= 0) return false;
-  std::string l = lower(std::string(last_name(receiver)));
+  std::string l = lowered(last_name(receiver));
   return l.find("model") != std::string::npos || l.find("net") != std::string::npos ||
          l.find("module") != std::string::npos || l == "m";
 }

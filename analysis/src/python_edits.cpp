@@ -5,6 +5,8 @@
 #include <cctype>
 #include <regex>
 
+#include "msprobe/analysis/text_match.h"
+
 namespace msprobe::analysis {
 namespace {
 
@@ -271,8 +273,7 @@ bool is_constant_expression(std::string_view expr) {
       while (j < expr.size() && is_ident_char(expr[j])) ++j;
       std::string w(expr.substr(i, j - i));
       if (j < expr.size() && (expr[j] == '"' || expr[j] == '\'')) {
-        std::string lw = w;
-        for (char& ch : lw) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        std::string lw = lowered(w);
         if (lw.find('f') != std::string::npos || lw.size() > 2) ok = false;  // f-strings read names
       } else if (w != "True" && w != "False" && w != "None") {
         ok = false;

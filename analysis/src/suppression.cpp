@@ -6,6 +6,8 @@
 #include <regex>
 #include <string_view>
 
+#include "msprobe/analysis/text_match.h"
+
 namespace msprobe::analysis {
 namespace {
 
@@ -29,7 +31,7 @@ bool is_msprobe_code(const std::string& c) { return c.size() == 6 && c.rfind("MS
 // ASCII case-insensitive substring test (`word` is lower case).
 bool contains_icase(const std::string& text, std::string_view word) {
   auto it = std::search(text.begin(), text.end(), word.begin(), word.end(),
-                        [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
+                        [](char a, char b) { return ascii_lower(a) == b; });
   return it != text.end();
 }
 

@@ -1,6 +1,10 @@
 // The name helpers every pass leans on (bindings.h): which source texts are
-// dotted names, and how one splits into receiver and last name.
+// dotted names, how one splits into receiver and last name, and ASCII case
+// folding (text_match.h).
 #include <catch2/catch.hpp>
+
+#include <cctype>
+#include <string>
 
 #include "bindings.h"
 
@@ -49,4 +53,22 @@ TEST_CASE("last_name and receiver_of split at the last dot", "[names]") {
   CHECK(receiver_of("a().b") == "a()");
   CHECK(last_name("x.") == "");
   CHECK(receiver_of(".x") == "");
+}
+
+TEST_CASE("lowered folds ASCII letters only, as tolower in the C locale", "[names]") {
+  CHECK(lowered("torch.optim.AdamW") == "torch.optim.adamw");
+  CHECK(lowered("ReduceLROnPlateau_2") == "reducelronplateau_2");
+  CHECK(lowered("") == "");
+  // UTF-8 bytes (an identifier's É, a comment's 中) stay as they are.
+  CHECK(lowered("Mod\xc3\x89le") == "mod\xc3\x89le");
+  CHECK(lowered("\xe4\xb8\xad") == "\xe4\xb8\xad");
+  // Every byte against the C library in the locale the process runs in.
+  for (int c = 0; c < 256; ++c) {
+    const char ch = static_cast<char>(c);
+    INFO("byte " << c);
+    CHECK(ascii_lower(ch) == static_cast<char>(std::tolower(c)));
+  }
+  std::string buf = "reused buffer, longer than the text";
+  CHECK(lowered_into("GradScaler", buf) == "gradscaler");
+  CHECK(buf == "gradscaler");
 }

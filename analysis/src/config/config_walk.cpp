@@ -3,16 +3,11 @@
 #include "config/config_walk.h"
 
 #include <algorithm>
-#include <cctype>
+
+#include "msprobe/analysis/text_match.h"
 
 namespace msprobe::analysis::config {
 namespace {
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {
   std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
@@ -139,14 +134,14 @@ std::string join(const std::vector<std::string>& items, const char* sep) {
 }
 
 std::string did_you_mean(std::string_view word, const std::vector<std::string>& candidates) {
-  std::string w = lower(word);
+  std::string w = lowered(word);
   for (char& c : w) {
     if (c == '-' || c == ' ') c = '_';
   }
   std::string best;
   std::size_t best_d = 99;
   for (const auto& c : candidates) {
-    std::size_t d = edit_distance(w, lower(c));
+    std::size_t d = edit_distance(w, lowered(c));
     if (d < best_d) {
       best_d = d;
       best = c;

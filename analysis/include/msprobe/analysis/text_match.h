@@ -3,6 +3,7 @@
 // starts_with).
 #pragma once
 
+#include <string>
 #include <string_view>
 
 namespace msprobe::analysis {
@@ -14,5 +15,22 @@ inline bool ends_with(std::string_view s, std::string_view suffix) {
 }
 
 inline bool contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
+
+// ASCII case folding, as std::tolower in the "C" locale (the process never
+// sets another), without a library call per byte: bytes >= 0x80 (UTF-8) are
+// left alone.
+inline char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+// `s` in lower case, into `buf` (reused: no allocation once it is large enough).
+inline std::string_view lowered_into(std::string_view s, std::string& buf) {
+  buf.assign(s);
+  for (char& c : buf) c = ascii_lower(c);
+  return buf;
+}
+inline std::string lowered(std::string_view s) {
+  std::string out;
+  lowered_into(s, out);
+  return out;
+}
 
 }  // namespace msprobe::analysis
