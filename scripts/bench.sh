@@ -102,8 +102,9 @@ for clock in --cpu ""; do
 done
 if [ $quick = 0 ] && command -v valgrind >/dev/null 2>&1; then
   note "instruction counts (callgrind)"
-  # 1k lines by default (seconds); BENCH_INSTR_LINES="1000 10000" adds ~10 minutes.
-  for n in ${BENCH_INSTR_LINES:-1000}; do
+  # Parse, analysis and one edit at 1k and 10k lines by default (about 5
+  # minutes; BENCH_INSTR_LINES=1000 takes 30 s).
+  for n in ${BENCH_INSTR_LINES:-1000 10000}; do
     python3 tests/bench/instr_bench.py --parse-bench "$PARSE_BENCH" --out "$RESULTS" "$FILES/train_$n.py" >/dev/null
   done
 fi

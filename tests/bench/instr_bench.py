@@ -1,13 +1,23 @@
 #!/usr/bin/env python3
-"""Instruction counts of PythonParser::parse and analysis::analyze per call,
-under valgrind's callgrind (`--toggle-collect` on each function), so the
-analysis-vs-parse ratio can be checked independently of the machine's load.
-Each function is run N1 and N2 times (parse_bench --only); the per-call count
-is the difference divided by N2 - N1 (N1 >= 5: parse_bench runs at least 5
-times plus a warm-up), which cancels one-time costs (static
-regex compilation, first-touch page faults).
+"""Instruction counts per call under valgrind's callgrind (`--toggle-collect`
+on the function measured), so the ratios of the targets can be checked
+independently of the machine's load:
 
-Usage: instr_bench.py --parse-bench BIN [--out results.jsonl] FILE...
+  parse              PythonParser::parse of the whole text
+  analyze            analysis::analyze of the whole text (no project)
+  reparse            the incremental reparse after a one-character edit
+  reanalyze_project  analysis::analyze after that edit, as the server runs it
+                     in a workspace folder (old tree, previous facts and
+                     summary lent, the second core lent for the donor copy,
+                     whose instructions on that core are not counted)
+
+Each measure is run N1 and N2 times (parse_bench --only); the per-call count
+is the difference divided by N2 - N1 (N1 >= 5: parse_bench runs at least 5
+times plus a warm-up), which cancels one-time costs (static regex
+compilation, first-touch page faults). N2 - N1 is even: as many typed digits
+as deleted ones.
+
+Usage: instr_bench.py --parse-bench BIN [--out results.jsonl] [--no-edits] FILE...
 """
 import argparse
 import json
@@ -18,7 +28,11 @@ import sys
 import tempfile
 import time
 
-FUNCS = {"parse": "msprobe::analysis::PythonParser::parse*", "analyze": "msprobe::analysis::analyze*"}
+# measure (parse_bench --only) -> the function collected. The edits' timed
+# parts are functions of parse_bench's own, so the full parses and analyses
+# their chains start from are not collected with them.
+FUNCS = {"parse": "msprobe::analysis::PythonParser::parse*", "analyze": "msprobe::analysis::analyze*",
+         "reparse": "*timed_reparse*", "reanalyze_project": "*timed_reanalyze*"}
 
 
 def collected(binary, only, iterations, path):
@@ -39,17 +53,24 @@ def main():
     ap.add_argument("--out")
     ap.add_argument("--n1", type=int, default=5)
     ap.add_argument("--n2", type=int, default=9)
+    ap.add_argument("--no-edits", action="store_true", help="parse and analyze only")
     ap.add_argument("files", nargs="+")
     a = ap.parse_args()
+    if (a.n2 - a.n1) % 2:
+        ap.error("--n2 - --n1 must be even (typed and deleted digits alternate)")
+    measures = ["parse", "analyze"] if a.no_edits else list(FUNCS)
     for path in a.files:
         per = {}
-        for only in FUNCS:
+        for only in measures:
             c1 = collected(a.parse_bench, only, a.n1, path)
             c2 = collected(a.parse_bench, only, a.n2, path)
             per[only] = (c2 - c1) / (a.n2 - a.n1)
         rec = {"measure": "instructions", "file": os.path.basename(path), "bytes": os.path.getsize(path),
                "parse_ir": per["parse"], "analyze_ir": per["analyze"], "ratio": per["analyze"] / per["parse"],
                "time": time.strftime("%Y-%m-%dT%H:%M:%S")}
+        if "reparse" in per:
+            rec.update({"reparse_ir": per["reparse"], "reanalyze_project_ir": per["reanalyze_project"],
+                        "edit_ratio": per["reanalyze_project"] / per["reparse"]})
         line = json.dumps(rec)
         print(line, flush=True)
         if a.out:
