@@ -150,7 +150,7 @@ def main():
       "generated PyTorch scripts in the same run (issue #8). Everything on this page is produced by one "
       "command, which rebuilds Release, installs the peers if missing, generates the inputs, runs every "
       "measure and rewrites this file:\n")
-    w("    scripts/bench.sh            # about 15 minutes; --quick for a smoke test, --no-peers\n")
+    w("    scripts/bench.sh            # about 25 minutes; --quick for a smoke test, --no-peers\n")
     w("The benchmark is not part of `scripts/test.sh`. Its pieces live in `tests/bench/`: `gen_scripts.py` "
       "(inputs), `lsp_bench.py` (a stdio LSP client), `parse_bench.cpp` (the tree-sitter floor, built with "
       "`-DMSPROBE_LSP_BENCH=ON`), `check_bench.py` and `report.py`. Raw results: `$TMPDIR/msprobe-lsp-bench/results.jsonl` (inputs and results live outside the repository, so no input belongs to a project).\n")
