@@ -1,7 +1,6 @@
 // MSP204 dump-call-without-debugger: start/stop/step with no PrecisionDebugger
 // created in the process.
 #include <algorithm>
-#include <cctype>
 #include <regex>
 
 #include "dump_points.h"

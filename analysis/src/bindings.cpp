@@ -122,7 +122,7 @@ uint32_t holds_of_imported(std::string_view q) {
   if (q == "vllm.LLM") return kLlm;
   if ((starts_with(q, "gym.") || starts_with(q, "gymnasium.")) && lastq == "make") return kEnv;
   if (starts_with(q, "deepspeed.") && lastq == "init_inference") return kModel | kEngine;
-  if (starts_with(q, "torch.optim.") || is_optimizer_class(lastq) || contains(lowered(lastq), "optim"))
+  if (starts_with(q, "torch.optim.") || is_optimizer_class(lastq) || contains(last_name(lq), "optim"))
     return kOptimizer;
   if (ends_with(lastq, "Loss")) return kLoss;
   if (lastq == "from_pretrained" || starts_with(lastq, "AutoModel")) {
