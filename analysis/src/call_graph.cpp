@@ -8,33 +8,45 @@
 namespace msprobe::analysis {
 namespace {
 
-using NameIndex = std::unordered_map<std::string_view, int>;  // views into FileFacts::functions
+// What a name of the file can call: the first plain def of that name, the
+// first method of that name (any class), the __init__ of the class of that
+// name. One map, so a call's callee is hashed once.
+struct Named {
+  int plain = -1;
+  int method = -1;
+  int init = -1;
+};
+using NameIndex = std::unordered_map<std::string_view, Named>;  // views into FileFacts::functions
 
-int resolve(const Call& c, const NameIndex& plain, const NameIndex& methods, const NameIndex& inits) {
+int resolve(const Call& c, const NameIndex& names) {
   std::string_view callee = c.callee;
   // Def and class names hold no dot: a dotted callee can only be `self.method`.
   if (callee.find('.') != std::string_view::npos) {
     if (callee.substr(0, 5) == "self." && callee.find('.', 5) == std::string_view::npos) {
-      if (auto it = methods.find(callee.substr(5)); it != methods.end()) return it->second;
+      if (auto it = names.find(callee.substr(5)); it != names.end()) return it->second.method;
     }
     return -1;
   }
-  if (auto it = plain.find(callee); it != plain.end()) return it->second;
+  auto it = names.find(callee);
+  if (it == names.end()) return -1;
   // Class(...) runs its __init__.
-  if (auto it = inits.find(callee); it != inits.end()) return it->second;
-  return -1;
+  return it->second.plain >= 0 ? it->second.plain : it->second.init;
 }
 
 }  // namespace
 
 CallGraph::CallGraph(const FileFacts& f) : f_(f) {
-  NameIndex plain, methods, inits;
+  NameIndex names;
+  names.reserve(f.functions.size() + f.classes.size());
+  auto first = [](int& slot, int idx) {
+    if (slot < 0) slot = idx;  // the first definition wins
+  };
   for (std::size_t i = 0; i < f.functions.size(); ++i) {
     const Function& fn = f.functions[i];
     int idx = static_cast<int>(i);
-    if (fn.class_name.empty()) plain.emplace(fn.name, idx);  // the first definition wins
-    else methods.emplace(fn.name, idx);
-    if (std::string_view(fn.name) == "__init__" && !fn.class_name.empty()) inits.emplace(fn.class_name, idx);
+    if (fn.class_name.empty()) first(names[fn.name].plain, idx);
+    else first(names[fn.name].method, idx);
+    if (std::string_view(fn.name) == "__init__" && !fn.class_name.empty()) first(names[fn.class_name].init, idx);
   }
   targets_.resize(f.calls.size(), -1);
   // Counted, then placed: each group keeps the calls in file order.
@@ -42,9 +54,12 @@ CallGraph::CallGraph(const FileFacts& f) : f_(f) {
   callers_.at.assign(f.functions.size() + 1, 0);
   for (std::size_t i = 0; i < f.calls.size(); ++i) {
     const Call& c = f.calls[i];
-    targets_[i] = resolve(c, plain, methods, inits);
+    targets_[i] = names.empty() ? -1 : resolve(c, names);
     if (c.function >= 0) ++calls_in_.at[static_cast<std::size_t>(c.function) + 1];
-    if (targets_[i] >= 0) ++callers_.at[static_cast<std::size_t>(targets_[i]) + 1];
+    if (targets_[i] >= 0) {
+      ++callers_.at[static_cast<std::size_t>(targets_[i]) + 1];
+      resolved_.push_back(static_cast<int>(i));
+    }
   }
   for (Groups* g : {&calls_in_, &callers_}) {
     for (std::size_t k = 1; k < g->at.size(); ++k) g->at[k] += g->at[k - 1];

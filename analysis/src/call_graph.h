@@ -26,6 +26,8 @@ class CallGraph {
 
   // Index of the function of this file that call `call` runs, or -1.
   int target(int call) const { return targets_[static_cast<std::size_t>(call)]; }
+  // The calls that run a function of this file (target() >= 0), in file order.
+  const std::vector<int>& resolved_calls() const { return resolved_; }
 
   // Functions run when `fn` runs: itself and those its body calls, transitively.
   std::set<int> reachable(int fn, int depth = 4) const;
@@ -51,8 +53,9 @@ class CallGraph {
 
   const FileFacts& f_;
   std::vector<int> targets_;  // per call
-  Groups calls_in_;           // per function: its calls
-  Groups callers_;            // per function: calls that target it
+  std::vector<int> resolved_;
+  Groups calls_in_;  // per function: its calls
+  Groups callers_;   // per function: calls that target it
 };
 
 // One-off lookups (each builds a graph; use CallGraph when asking many times).

@@ -17,20 +17,23 @@ const Statement& stmt(const FileFacts& f, int i) { return f.statements[static_ca
 bool inside(ByteRange inner, ByteRange outer) { return inner.start >= outer.start && inner.end <= outer.end; }
 
 // Functions of the file that make a call of `kinds` (directly or through
-// each other), so that calling them counts as making it.
-std::set<int> functions_making(const FileFacts& f, const CallGraph& graph, std::initializer_list<MsprobeKind> kinds) {
-  std::set<int> fns;
+// each other), so that calling them counts as making it; one flag per function.
+std::vector<char> functions_making(const FileFacts& f, const CallGraph& graph,
+                                   std::initializer_list<MsprobeKind> kinds) {
+  std::vector<char> fns(f.functions.size(), 0);
   for (const MsprobeUse& u : f.msprobe) {
     if (u.call < 0 || std::find(kinds.begin(), kinds.end(), u.kind) == kinds.end()) continue;
     int fn = f.calls[static_cast<std::size_t>(u.call)].function;
-    if (fn >= 0) fns.insert(fn);
+    if (fn >= 0) fns[static_cast<std::size_t>(fn)] = 1;
   }
+  // Two rounds over the calls in file order (only those that run a def of
+  // the file can add one), so a caller's caller counts too.
   for (int round = 0; round < 2; ++round) {
-    for (std::size_t i = 0; i < f.calls.size(); ++i) {
-      const Call& c = f.calls[i];
-      if (c.function < 0) continue;
-      int callee = graph.target(static_cast<int>(i));
-      if (callee >= 0 && callee != c.function && fns.count(callee)) fns.insert(c.function);
+    for (int i : graph.resolved_calls()) {
+      const Call& c = f.calls[static_cast<std::size_t>(i)];
+      int callee = graph.target(i);
+      if (c.function >= 0 && callee != c.function && fns[static_cast<std::size_t>(callee)])
+        fns[static_cast<std::size_t>(c.function)] = 1;
     }
   }
   return fns;
@@ -149,14 +152,15 @@ DumpCallSites dump_call_sites(const FileFacts& f, const ProjectView* project) {
   }
   if (s.stop.empty() && s.step.empty()) return s;  // nothing to follow through calls (most files)
   CallGraph graph(f);
-  std::set<int> stoppers = functions_making(f, graph, {MsprobeKind::Stop, MsprobeKind::ForwardBackwardDumpEnd});
-  std::set<int> steppers = functions_making(f, graph, {MsprobeKind::Step});
-  for (std::size_t i = 0; i < f.calls.size(); ++i) {
-    const Call& c = f.calls[i];
-    int callee = graph.target(static_cast<int>(i));
-    if (callee < 0 || c.statement < 0 || callee == c.function) continue;
-    if (stoppers.count(callee)) s.stop.push_back(c.statement);
-    if (steppers.count(callee)) s.step.push_back(c.statement);
+  const std::vector<char> stoppers = functions_making(f, graph,
+                                                      {MsprobeKind::Stop, MsprobeKind::ForwardBackwardDumpEnd});
+  const std::vector<char> steppers = functions_making(f, graph, {MsprobeKind::Step});
+  for (int i : graph.resolved_calls()) {
+    const Call& c = f.calls[static_cast<std::size_t>(i)];
+    int callee = graph.target(i);
+    if (c.statement < 0 || callee == c.function) continue;
+    if (stoppers[static_cast<std::size_t>(callee)]) s.stop.push_back(c.statement);
+    if (steppers[static_cast<std::size_t>(callee)]) s.step.push_back(c.statement);
   }
   for (auto* v : {&s.stop, &s.step}) {
     std::sort(v->begin(), v->end());
