@@ -95,6 +95,17 @@ void derive_msprobe(FileFacts& f) {
   // Receiver text -> what it resolves to when that is the PrecisionDebugger
   // class (classmethod calls), else "".
   std::unordered_map<std::string_view, std::string> class_receivers;
+  // Only a receiver whose first name is bound to msprobe's package can
+  // resolve to that class; most files bind one or two such names, so the
+  // other receivers are passed over without a lookup.
+  std::vector<std::string_view> msprobe_roots;
+  for (const auto& [name, target] : f.aliases) {
+    if (starts_with(target, "msprobe")) msprobe_roots.push_back(name);
+  }
+  auto may_be_class = [&](std::string_view receiver) {
+    std::string_view root = receiver.substr(0, receiver.find('.'));
+    return std::find(msprobe_roots.begin(), msprobe_roots.end(), root) != msprobe_roots.end();
+  };
   for (std::size_t i = 0; i < f.calls.size(); ++i) {
     const Call& c = f.calls[i];
     // What the call is, before anything is built for it: most calls are none.
@@ -109,14 +120,16 @@ void derive_msprobe(FileFacts& f) {
       if (dot == std::string_view::npos) continue;
       receiver = callee.substr(0, dot);
       method = callee.substr(dot + 1);
-      // A file calls methods of the same few receivers thousands of times.
-      auto [known, fresh] = class_receivers.try_emplace(receiver);
-      if (fresh) {
-        known->second = f.qualify(std::string(receiver));
-        const std::string& rq = known->second;
-        if (!(starts_with(rq, "msprobe.") && ends_with(rq, ".PrecisionDebugger"))) known->second.clear();
+      if (may_be_class(receiver)) {
+        // A file calls methods of the same few receivers thousands of times.
+        auto [known, fresh] = class_receivers.try_emplace(receiver);
+        if (fresh) {
+          known->second = f.qualify(std::string(receiver));
+          const std::string& rq = known->second;
+          if (!(starts_with(rq, "msprobe.") && ends_with(rq, ".PrecisionDebugger"))) known->second.clear();
+        }
+        if (!known->second.empty()) class_qualified = &known->second;
       }
-      if (!known->second.empty()) class_qualified = &known->second;
       if (!class_qualified && debuggers.find(receiver) == debuggers.end()) continue;
     }
     MsprobeUse u;
