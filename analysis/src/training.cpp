@@ -74,10 +74,17 @@ ModuleTraining::ModuleTraining(const FileFacts& facts, const Bindings& bindings)
   // Wrappers and aliases of a trained module train it too, both ways:
   // `ddp = DDP(model)`, `model, opt = accelerator.prepare(model, opt)`,
   // `model_without_ddp = model.module`, `engine, opt, _, _ = deepspeed.initialize(...)`.
-  for (int round = 0; round < 2 && !trained_.items.empty(); ++round) {
+  // The assignments that can link two modules are found once, in file order;
+  // the rounds then follow only them.
+  if (!trained_.items.empty()) {
+    struct Link {
+      const Assignment* a;
+      std::string_view from;        // one target: the module it is made from
+      const Call* multi = nullptr;  // several targets: the prepare/initialize call
+    };
+    std::vector<Link> links;
     for (const Assignment& a : f_.assignments) {
       if (a.targets.size() == 1 && a.values.size() == 1) {
-        const std::string& target = a.targets[0];
         std::string_view from;
         if (a.value_call >= 0) {
           const Call& c = f_.calls[static_cast<std::size_t>(a.value_call)];
@@ -89,18 +96,25 @@ ModuleTraining::ModuleTraining(const FileFacts& facts, const Bindings& bindings)
         } else if (is_dotted_name(a.values[0])) {
           from = a.values[0];
         }
-        if (from.empty()) continue;
-        if (trained(from) && !trained(target)) add(trained_, target);
-        else if (trained(target) && !trained(from)) add(trained_, from);
+        if (!from.empty()) links.push_back({&a, from});
       } else if (a.targets.size() > 1 && a.value_call >= 0) {
         const Call& c = f_.calls[static_cast<std::size_t>(a.value_call)];
         std::string_view last = last_name(c.callee);
-        if (starts_with(c.qualified, "deepspeed.") && last == "initialize") {
-          add(trained_, a.targets[0]);  // the engine trains the model it was given
-        } else if (last == "prepare" || last == "initialize") {
-          std::vector<const Argument*> pos = positional(c);
-          for (std::size_t i = 0; i < pos.size() && i < a.targets.size(); ++i) {
-            if (trained(pos[i]->text) && !trained(a.targets[i])) add(trained_, a.targets[i]);
+        if (last == "prepare" || last == "initialize") links.push_back({&a, {}, &c});
+      }
+    }
+    for (int round = 0; round < 2; ++round) {
+      for (const Link& l : links) {
+        if (!l.multi) {
+          const std::string& target = l.a->targets[0];
+          if (trained(l.from) && !trained(target)) add(trained_, target);
+          else if (trained(target) && !trained(l.from)) add(trained_, l.from);
+        } else if (starts_with(l.multi->qualified, "deepspeed.") && last_name(l.multi->callee) == "initialize") {
+          add(trained_, l.a->targets[0]);  // the engine trains the model it was given
+        } else {
+          std::vector<const Argument*> pos = positional(*l.multi);
+          for (std::size_t i = 0; i < pos.size() && i < l.a->targets.size(); ++i) {
+            if (trained(pos[i]->text) && !trained(l.a->targets[i])) add(trained_, l.a->targets[i]);
           }
         }
       }
@@ -111,8 +125,10 @@ ModuleTraining::ModuleTraining(const FileFacts& facts, const Bindings& bindings)
   // `for p in X.parameters(): p.requires_grad = False`.
   Names evaluated, put_in_train;
   for (const Call& c : f_.calls) {
-    std::string_view last = last_name(c.callee), recv = receiver_of(c.callee);
-    if (last != "requires_grad_" && last != "eval" && last != "train") continue;
+    std::string_view callee = c.callee;
+    // A method call by its end first: most calls are none of the three.
+    if (!ends_with(callee, ".requires_grad_") && !ends_with(callee, ".eval") && !ends_with(callee, ".train")) continue;
+    std::string_view last = last_name(callee), recv = receiver_of(callee);
     if (recv.empty() || !is_dotted_name(recv)) continue;
     bool first_false = !c.args.empty() && std::string_view(c.args.front().text) == "False";
     if (last == "requires_grad_" && first_false) add(frozen_, recv);
