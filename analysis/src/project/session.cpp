@@ -89,11 +89,12 @@ Symbol ProjectSession::lookup(const std::string& rel, const std::string& dotted,
   // times); the project does not change during a session, so a top-level
   // lookup's answer is remembered. Deeper ones depend on the depth left.
   if (depth != 0) return lookup_uncached(rel, dotted, depth);
-  std::string key;
-  key.reserve(rel.size() + 1 + dotted.size());
-  key.append(rel).push_back('\0');
-  key.append(dotted);
-  if (auto it = lookups_.find(key); it != lookups_.end()) return it->second;
+  // The key is composed in a buffer the session keeps (no allocation per
+  // call); a miss takes its own copy, since the lookup may come back here.
+  lookup_key_.assign(rel).push_back('\0');
+  lookup_key_.append(dotted);
+  if (auto it = lookups_.find(lookup_key_); it != lookups_.end()) return it->second;
+  std::string key = lookup_key_;
   Symbol sym = lookup_uncached(rel, dotted, 0);
   lookups_.emplace(std::move(key), sym);
   return sym;
@@ -232,6 +233,10 @@ std::vector<FunctionRef> ProjectSession::overrides(const ClassRef& c, const std:
 }
 
 std::vector<FunctionRef> ProjectSession::callees(const std::string& rel, const CallSite& site) {
+  return callees(rel, site, nullptr);
+}
+
+std::vector<FunctionRef> ProjectSession::callees(const std::string& rel, const CallSite& site, const Symbol* named) {
   std::vector<FunctionRef> out;
   const ModuleSummary* s = summary(rel);
   if (!s) return out;
@@ -242,7 +247,7 @@ std::vector<FunctionRef> ProjectSession::callees(const std::string& rel, const C
     const CallTarget& t = s->effects.targets[static_cast<std::size_t>(site.target)];
     switch (t.via) {
       case CallTarget::Via::Name: {
-        Symbol sym = lookup(rel, t.name);
+        Symbol sym = named ? *named : lookup(rel, t.name);
         if (sym.kind == Symbol::Kind::Function) add({sym.file, sym.index});
         break;
       }
@@ -273,15 +278,16 @@ std::vector<FunctionRef> ProjectSession::callees(const std::string& rel, const C
 std::optional<FunctionEffect> ProjectSession::resolve(const EffectSolver& from, const CallSite& site, int depth) {
   auto it = solver_files_.find(&from);
   if (it == solver_files_.end()) return std::nullopt;
-  const std::string rel = it->second;
+  const std::string& rel = it->second;  // a node's value: stays where it is while solvers are added
   const ModuleSummary* s = summary(rel);
   if (!s || site.target < 0 || static_cast<std::size_t>(site.target) >= s->effects.targets.size()) return std::nullopt;
   const CallTarget& t = s->effects.targets[static_cast<std::size_t>(site.target)];
+  std::optional<Symbol> named;
   if (t.via == CallTarget::Via::Name) {
-    Symbol sym = lookup(rel, t.name);
-    if (sym.kind == Symbol::Kind::Class) return FunctionEffect{};  // building an object trains nothing
+    named = lookup(rel, t.name);
+    if (named->kind == Symbol::Kind::Class) return FunctionEffect{};  // building an object trains nothing
   }
-  std::vector<FunctionRef> fns = callees(rel, site);
+  std::vector<FunctionRef> fns = callees(rel, site, named ? &*named : nullptr);
   if (fns.empty()) return std::nullopt;
   FunctionEffect out;
   for (const FunctionRef& f : fns) {

@@ -100,6 +100,8 @@ class ProjectSession : public EffectResolver {
   std::string function_name(const FunctionRef& f) const;
 
  private:
+  // `named`: the lookup of the site's target name, when the caller has it.
+  std::vector<FunctionRef> callees(const std::string& rel, const CallSite& site, const Symbol* named);
   Symbol lookup_uncached(const std::string& rel, const std::string& dotted, int depth);
   Symbol member(const Symbol& of, const std::string& name, int depth);
   Symbol in_module(const ModuleRef& m, const std::string& name, int depth);
@@ -124,6 +126,7 @@ class ProjectSession : public EffectResolver {
   std::map<FunctionRef, Reach> reaches_;
   std::unordered_map<const ModuleSummary*, Definitions> definitions_;
   std::unordered_map<std::string, Symbol> lookups_;  // "rel\0dotted" -> a top-level lookup's answer
+  std::string lookup_key_;
 };
 
 }  // namespace msprobe::analysis
