@@ -766,16 +766,19 @@ Effects EffectSolver::loop_kinds(int li, int depth) {
   std::vector<LoopSite> out;
   Effects all = 0;
   auto [first, end] = sites_in(m_.sites, l.body);
+  std::vector<std::string> models;  // per site; one buffer for all of them
   for (std::size_t ci = first; ci < end; ++ci) {
     const CallSite& c = m_.sites[ci];
     if (c.at.end > l.body.end) continue;
-    LoopSite s{c.at, c.kinds, c.model, c.passed_model};
-    std::vector<std::string> models;
-    if (!s.model.empty()) models.push_back(s.model);
-    add_call(c, depth, s.kinds, models, true, l.body);
+    Effects kinds = c.kinds;
+    models.clear();
+    if (!c.model.empty()) models.push_back(c.model);
+    add_call(c, depth, kinds, models, true, l.body);
+    // Most sites of a body do nothing a loop cares about: built only when kept.
+    if (kinds == 0 && c.passed_model.empty()) continue;
+    LoopSite s{c.at, kinds, c.model, c.passed_model};
     if (s.model.empty() && !models.empty()) s.model = models.front();
-    if (s.kinds == 0 && s.passed_model.empty()) continue;
-    all |= s.kinds;
+    all |= kinds;
     out.push_back(std::move(s));
   }
   loop_sites_[i] = std::move(out);
