@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bitset>
 #include <cstring>
 #include <functional>
 #include <map>
@@ -669,13 +670,23 @@ class Builder {
       Decorator& d = f_.decorators[i];
       d.qualified = resolve(d.callee, d.range.start, -1);
     });
+    // The names the imports bind, by first byte and length: most name uses
+    // start with none of them and are passed over without a lookup.
+    constexpr std::size_t kLengths = 32;
+    auto root_key = [](std::string_view root) {
+      return static_cast<unsigned char>(root[0]) * kLengths + std::min(root.size(), kLengths - 1);
+    };
+    std::bitset<256 * kLengths> roots;
+    for (const auto& alias : f_.aliases) {
+      if (!alias.first.empty()) roots.set(root_key(alias.first));
+    }
     std::vector<NameUse> kept;
     for (const ByteRange& r : name_use_ranges_) {
       std::string_view t = text_.substr(r.start, r.end - r.start);
       // A bare imported module name (`torch`) alone carries no information.
       std::size_t dot = t.find('.');
-      if (dot == std::string_view::npos || !is_dotted(t)) continue;
-      if (f_.aliases.find(std::string(t.substr(0, dot))) == f_.aliases.end()) continue;
+      if (dot == std::string_view::npos || dot == 0 || !roots.test(root_key(t.substr(0, dot)))) continue;
+      if (!is_dotted(t) || f_.aliases.find(t.substr(0, dot)) == f_.aliases.end()) continue;
       NameUse u{std::string(t), {}, r};
       u.qualified = f_.qualify(u.text);
       kept.push_back(std::move(u));
@@ -1141,8 +1152,7 @@ thread_local FactsBuildStats g_last_stats;
 
 std::string FileFacts::qualify(const std::string& dotted) const {
   std::size_t dot = dotted.find('.');
-  std::string root = dotted.substr(0, dot);
-  auto it = aliases.find(root);
+  auto it = aliases.find(std::string_view(dotted).substr(0, dot));
   if (it == aliases.end()) return {};
   return dot == std::string::npos ? it->second : it->second + dotted.substr(dot);
 }

@@ -252,7 +252,7 @@ struct FileFacts {
   std::vector<SyntaxError> syntax_errors;
   std::vector<Return> returns;
   // local name -> qualified target, from imports anywhere in the file
-  std::map<std::string, std::string> aliases;
+  std::map<std::string, std::string, std::less<>> aliases;  // looked up by string_view too
   std::vector<MsprobeUse> msprobe;
   std::vector<ScenarioMarker> scenario_markers;
   std::vector<Scenario> scenarios;  // distinct, in enum order; PytorchEager when plain torch
