@@ -49,32 +49,40 @@ CallGraph::CallGraph(const FileFacts& f) : f_(f) {
     if (std::string_view(fn.name) == "__init__" && !fn.class_name.empty()) first(names[fn.class_name].init, idx);
   }
   targets_.resize(f.calls.size(), -1);
-  // Counted, then placed: each group keeps the calls in file order.
-  calls_in_.at.assign(f.functions.size() + 1, 0);
-  callers_.at.assign(f.functions.size() + 1, 0);
+  if (names.empty()) return;  // a file without defs calls none of its own
   for (std::size_t i = 0; i < f.calls.size(); ++i) {
-    const Call& c = f.calls[i];
-    targets_[i] = names.empty() ? -1 : resolve(c, names);
-    if (c.function >= 0) ++calls_in_.at[static_cast<std::size_t>(c.function) + 1];
-    if (targets_[i] >= 0) {
-      ++callers_.at[static_cast<std::size_t>(targets_[i]) + 1];
-      resolved_.push_back(static_cast<int>(i));
-    }
+    targets_[i] = resolve(f.calls[i], names);
+    if (targets_[i] >= 0) resolved_.push_back(static_cast<int>(i));
   }
+}
+
+// The calls of each function and the callers of each, built on the first
+// walk (dump_call_sites needs only the targets).
+void CallGraph::group() const {
+  if (grouped_) return;
+  grouped_ = true;
+  // Counted, then placed: each group keeps the calls in file order.
+  calls_in_.at.assign(f_.functions.size() + 1, 0);
+  callers_.at.assign(f_.functions.size() + 1, 0);
+  for (std::size_t i = 0; i < f_.calls.size(); ++i) {
+    if (f_.calls[i].function >= 0) ++calls_in_.at[static_cast<std::size_t>(f_.calls[i].function) + 1];
+  }
+  for (int i : resolved_) ++callers_.at[static_cast<std::size_t>(target(i)) + 1];
   for (Groups* g : {&calls_in_, &callers_}) {
     for (std::size_t k = 1; k < g->at.size(); ++k) g->at[k] += g->at[k - 1];
     g->calls.resize(g->at.back());
   }
   std::vector<uint32_t> in_next(calls_in_.at.begin(), calls_in_.at.end() - 1);
   std::vector<uint32_t> callers_next(callers_.at.begin(), callers_.at.end() - 1);
-  for (std::size_t i = 0; i < f.calls.size(); ++i) {
-    const int fn = f.calls[i].function, target = targets_[i];
+  for (std::size_t i = 0; i < f_.calls.size(); ++i) {
+    const int fn = f_.calls[i].function;
     if (fn >= 0) calls_in_.calls[in_next[static_cast<std::size_t>(fn)]++] = static_cast<int>(i);
-    if (target >= 0) callers_.calls[callers_next[static_cast<std::size_t>(target)]++] = static_cast<int>(i);
   }
+  for (int i : resolved_) callers_.calls[callers_next[static_cast<std::size_t>(target(i))]++] = i;
 }
 
 std::set<int> CallGraph::reachable(int fn, int depth) const {
+  group();
   std::set<int> seen{fn};
   std::vector<int> frontier{fn};
   for (int d = 0; d < depth && !frontier.empty(); ++d) {
@@ -91,6 +99,7 @@ std::set<int> CallGraph::reachable(int fn, int depth) const {
 }
 
 std::optional<LoopCaller> CallGraph::loop_calling(int fn, int depth) const {
+  group();
   std::set<int> seen{fn};
   std::vector<int> frontier{fn};
   for (int d = 0; d < depth && !frontier.empty(); ++d) {

@@ -54,8 +54,10 @@ class CallGraph {
   const FileFacts& f_;
   std::vector<int> targets_;  // per call
   std::vector<int> resolved_;
-  Groups calls_in_;  // per function: its calls
-  Groups callers_;   // per function: calls that target it
+  void group() const;
+  mutable bool grouped_ = false;
+  mutable Groups calls_in_;  // per function: its calls
+  mutable Groups callers_;   // per function: calls that target it
 };
 
 // One-off lookups (each builds a graph; use CallGraph when asking many times).
