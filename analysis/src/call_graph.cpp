@@ -5,6 +5,8 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "msprobe/analysis/text_match.h"
+
 namespace msprobe::analysis {
 namespace {
 
@@ -18,15 +20,18 @@ struct Named {
 };
 using NameIndex = std::unordered_map<std::string_view, Named>;  // views into FileFacts::functions
 
-int resolve(const Call& c, const NameIndex& names) {
+// `sieve` holds the names of `names`: most callees are passed over before hashing.
+int resolve(const Call& c, const NameIndex& names, const NameSieve& sieve) {
   std::string_view callee = c.callee;
   // Def and class names hold no dot: a dotted callee can only be `self.method`.
   if (callee.find('.') != std::string_view::npos) {
-    if (callee.substr(0, 5) == "self." && callee.find('.', 5) == std::string_view::npos) {
+    if (callee.substr(0, 5) == "self." && callee.find('.', 5) == std::string_view::npos &&
+        sieve.may_hold(callee.substr(5))) {
       if (auto it = names.find(callee.substr(5)); it != names.end()) return it->second.method;
     }
     return -1;
   }
+  if (!sieve.may_hold(callee)) return -1;
   auto it = names.find(callee);
   if (it == names.end()) return -1;
   // Class(...) runs its __init__.
@@ -50,8 +55,10 @@ CallGraph::CallGraph(const FileFacts& f) : f_(f) {
   }
   targets_.resize(f.calls.size(), -1);
   if (names.empty()) return;  // a file without defs calls none of its own
+  NameSieve sieve;
+  for (const auto& named : names) sieve.add(named.first);
   for (std::size_t i = 0; i < f.calls.size(); ++i) {
-    targets_[i] = resolve(f.calls[i], names);
+    targets_[i] = resolve(f.calls[i], names, sieve);
     if (targets_[i] >= 0) resolved_.push_back(static_cast<int>(i));
   }
 }

@@ -6,6 +6,7 @@
 #include "facts_builder.h"
 
 #include "derive.h"
+#include "msprobe/analysis/text_match.h"
 
 #include <tree_sitter/api.h>
 
@@ -670,22 +671,16 @@ class Builder {
       Decorator& d = f_.decorators[i];
       d.qualified = resolve(d.callee, d.range.start, -1);
     });
-    // The names the imports bind, by first byte and length: most name uses
-    // start with none of them and are passed over without a lookup.
-    constexpr std::size_t kLengths = 32;
-    auto root_key = [](std::string_view root) {
-      return static_cast<unsigned char>(root[0]) * kLengths + std::min(root.size(), kLengths - 1);
-    };
-    std::bitset<256 * kLengths> roots;
-    for (const auto& alias : f_.aliases) {
-      if (!alias.first.empty()) roots.set(root_key(alias.first));
-    }
+    // The names the imports bind: most name uses start with none of them
+    // and are passed over without a lookup.
+    NameSieve roots;
+    for (const auto& alias : f_.aliases) roots.add(alias.first);
     std::vector<NameUse> kept;
     for (const ByteRange& r : name_use_ranges_) {
       std::string_view t = text_.substr(r.start, r.end - r.start);
       // A bare imported module name (`torch`) alone carries no information.
       std::size_t dot = t.find('.');
-      if (dot == std::string_view::npos || dot == 0 || !roots.test(root_key(t.substr(0, dot)))) continue;
+      if (dot == std::string_view::npos || !roots.may_hold(t.substr(0, dot))) continue;
       if (!is_dotted(t) || f_.aliases.find(t.substr(0, dot)) == f_.aliases.end()) continue;
       NameUse u{std::string(t), {}, r};
       u.qualified = f_.qualify(u.text);

@@ -5,8 +5,10 @@
 
 #include <cctype>
 #include <string>
+#include <vector>
 
 #include "bindings.h"
+#include "msprobe/analysis/text_match.h"
 
 using namespace msprobe::analysis;
 
@@ -71,4 +73,26 @@ TEST_CASE("lowered folds ASCII letters only, as tolower in the C locale", "[name
   std::string buf = "reused buffer, longer than the text";
   CHECK(lowered_into("GradScaler", buf) == "gradscaler");
   CHECK(buf == "gradscaler");
+}
+
+TEST_CASE("NameSieve holds every name added and passes over names of another first byte or length", "[names]") {
+  NameSieve sieve;
+  CHECK_FALSE(sieve.may_hold("train"));
+  CHECK_FALSE(sieve.may_hold(""));
+  const std::vector<std::string> added = {"train", "nn",           "F",
+                                          "PD",    "\xc3\x89tape", "a_name_longer_than_thirty_one_bytes_in_all"};
+  for (const std::string& n : added) sieve.add(n);
+  sieve.add("");  // ignored
+  for (const std::string& n : added) CHECK(sieve.may_hold(n));
+  // Same first byte and length as an added name: may hold (a sieve, not a set).
+  CHECK(sieve.may_hold("trail"));
+  // Another length, another first byte, or the empty name: passed over.
+  CHECK_FALSE(sieve.may_hold("trains"));
+  CHECK_FALSE(sieve.may_hold("rain"));
+  CHECK_FALSE(sieve.may_hold("G"));
+  CHECK_FALSE(sieve.may_hold("nnn"));
+  CHECK_FALSE(sieve.may_hold(""));
+  // Names of 31 bytes or more share one slot per first byte.
+  CHECK(sieve.may_hold(std::string(40, 'a')));
+  CHECK_FALSE(sieve.may_hold(std::string(40, 'b')));
 }

@@ -3,6 +3,8 @@
 // starts_with).
 #pragma once
 
+#include <algorithm>
+#include <bitset>
 #include <string>
 #include <string_view>
 
@@ -32,5 +34,23 @@ inline std::string lowered(std::string_view s) {
   lowered_into(s, out);
   return out;
 }
+
+// A set of names tested by first byte and length only: `may_hold` is false
+// for most names not added and true for every name added, so a caller passes
+// over most names before a lookup in its own map.
+class NameSieve {
+ public:
+  void add(std::string_view name) {
+    if (!name.empty()) bits_.set(key(name));
+  }
+  bool may_hold(std::string_view name) const { return !name.empty() && bits_.test(key(name)); }
+
+ private:
+  static constexpr std::size_t kLengths = 32;  // longer names share the last slot
+  static std::size_t key(std::string_view name) {
+    return static_cast<unsigned char>(name[0]) * kLengths + std::min(name.size(), kLengths - 1);
+  }
+  std::bitset<256 * kLengths> bits_;
+};
 
 }  // namespace msprobe::analysis
