@@ -154,41 +154,36 @@ bool is_dotted_name(std::string_view s) {
   return !part_start;
 }
 
-const std::vector<AssignmentsByTarget::Ref>& AssignmentsByTarget::of(std::string_view target) const {
-  static const std::vector<Ref> kNone;
-  if (!built_) {
-    built_ = true;
-    for (std::size_t a = 0; a < f_.assignments.size(); ++a) {
-      const std::vector<std::string>& targets = f_.assignments[a].targets;
-      for (std::size_t t = 0; t < targets.size(); ++t)
-        by_target_[targets[t]].push_back({static_cast<int>(a), static_cast<int>(t)});
-    }
+void AssignmentsByTarget::index() const {
+  // Counted per def, placed in file order, then each def's run sorted by
+  // name (file order kept among equal names): one allocation in all.
+  def_at_.assign(f_.functions.size() + 2, 0);
+  for (const Assignment& a : f_.assignments) def_at_[static_cast<std::size_t>(a.function + 1) + 1] += a.targets.size();
+  for (std::size_t k = 1; k < def_at_.size(); ++k) def_at_[k] += def_at_[k - 1];
+  entries_.resize(def_at_.back());
+  std::vector<uint32_t> next(def_at_.begin(), def_at_.end() - 1);
+  for (std::size_t a = 0; a < f_.assignments.size(); ++a) {
+    const Assignment& as = f_.assignments[a];
+    uint32_t& at = next[static_cast<std::size_t>(as.function + 1)];
+    for (std::size_t t = 0; t < as.targets.size(); ++t)
+      entries_[at++] = Entry{{static_cast<int>(a), static_cast<int>(t)}, as.targets[t]};
   }
-  auto it = by_target_.find(target);
-  return it == by_target_.end() ? kNone : it->second;
-}
-
-std::string_view AssignmentsByTarget::target_of(Ref r) const {
-  return f_.assignments[static_cast<std::size_t>(r.assignment)].targets[static_cast<std::size_t>(r.element)];
+  auto by_name = [](const Entry& x, const Entry& y) {
+    if (x.target != y.target) return x.target < y.target;
+    return x.ref.assignment != y.ref.assignment ? x.ref.assignment < y.ref.assignment : x.ref.element < y.ref.element;
+  };
+  for (std::size_t g = 0; g + 1 < def_at_.size(); ++g)
+    std::sort(entries_.begin() + def_at_[g], entries_.begin() + def_at_[g + 1], by_name);
 }
 
 AssignmentsByTarget::Refs AssignmentsByTarget::of(std::string_view target, int function) const {
-  if (in_def_.empty()) {
-    in_def_.resize(f_.functions.size() + 1);
-    for (std::size_t a = 0; a < f_.assignments.size(); ++a) {
-      const Assignment& as = f_.assignments[a];
-      std::vector<Ref>& refs = in_def_[static_cast<std::size_t>(as.function + 1)];
-      for (std::size_t t = 0; t < as.targets.size(); ++t) refs.push_back({static_cast<int>(a), static_cast<int>(t)});
-    }
-    for (std::vector<Ref>& refs : in_def_) {
-      std::stable_sort(refs.begin(), refs.end(), [&](Ref x, Ref y) { return target_of(x) < target_of(y); });
-    }
-  }
-  const std::vector<Ref>& refs = in_def_[static_cast<std::size_t>(function + 1)];
-  auto lo = std::lower_bound(refs.begin(), refs.end(), target,
-                             [&](Ref r, std::string_view name) { return target_of(r) < name; });
-  auto hi = std::upper_bound(lo, refs.end(), target, [&](std::string_view name, Ref r) { return name < target_of(r); });
-  return {refs.data() + (lo - refs.begin()), refs.data() + (hi - refs.begin())};
+  if (def_at_.empty()) index();
+  const Entry* first = entries_.data() + def_at_[static_cast<std::size_t>(function + 1)];
+  const Entry* last = entries_.data() + def_at_[static_cast<std::size_t>(function + 1) + 1];
+  auto lo = std::lower_bound(first, last, target,
+                             [](const Entry& e, std::string_view name) { return e.target < name; });
+  auto hi = std::upper_bound(lo, last, target, [](std::string_view name, const Entry& e) { return name < e.target; });
+  return {lo, hi};
 }
 
 Bindings::Bindings(const FileFacts& facts) : f_(facts) {

@@ -36,6 +36,40 @@ enum Holds : uint32_t {
   kOther = 1u << 11,     // something else that is known (a tensor, a DataLoader, a device, ...)
 };
 
+// The assignments of a file by target text (`a, b = ...` lists each element),
+// built on first use: what a name was assigned, without a scan per lookup.
+class AssignmentsByTarget {
+ public:
+  struct Ref {
+    int assignment = -1;  // index into FileFacts::assignments
+    int element = 0;      // index into its targets
+  };
+  struct Entry {
+    Ref ref;
+    std::string_view target;  // what it names (a view into the facts)
+  };
+  explicit AssignmentsByTarget(const FileFacts& facts) : f_(facts) {}
+  // The assignments to `target` made in def `function` (-1: at module
+  // level), in the order of the file.
+  struct Refs {
+    const Entry* first;
+    const Entry* last;
+    const Entry* begin() const { return first; }
+    const Entry* end() const { return last; }
+  };
+  Refs of(std::string_view target, int function) const;
+
+ private:
+  void index() const;
+
+  const FileFacts& f_;
+  // Every assignment target, by def (module level first), then by name,
+  // then in file order; def g's are entries_[def_at_[g + 1]] ..
+  // entries_[def_at_[g + 2]]. Empty until first asked.
+  mutable std::vector<Entry> entries_;
+  mutable std::vector<uint32_t> def_at_;
+};
+
 class Bindings {
  public:
   explicit Bindings(const FileFacts& facts);
@@ -80,6 +114,10 @@ class Bindings {
   // query about the same text alike (the incremental call effects rely on it).
   uint64_t key() const;
 
+  // The file's assignments by target, indexed on first use and shared by
+  // whoever asks (the call effects, the trained modules).
+  const AssignmentsByTarget& assignments() const { return assigned_; }
+
  private:
   struct Info {
     uint32_t holds = 0;
@@ -96,6 +134,7 @@ class Bindings {
   int function_named(std::string_view name, int caller) const;
 
   const FileFacts& f_;
+  AssignmentsByTarget assigned_{f_};
   // Keys are views into the facts' strings (assignment targets, def and class
   // names), which outlive the bindings: lookups by string_view allocate nothing.
   std::unordered_map<std::string_view, Info> names_;
@@ -126,37 +165,6 @@ class Bindings {
   // is_model's answers: a file asks about the same few names thousands of times.
   mutable std::map<std::string, bool, std::less<>> is_model_memo_;
   std::vector<std::vector<int>> returns_by_function_;
-};
-
-// The assignments of a file by target text (`a, b = ...` lists each element),
-// built on first use: what a name was assigned, without a scan per lookup.
-class AssignmentsByTarget {
- public:
-  struct Ref {
-    int assignment = -1;  // index into FileFacts::assignments
-    int element = 0;      // index into its targets
-  };
-  explicit AssignmentsByTarget(const FileFacts& facts) : f_(facts) {}
-  // Every assignment to `target`, in the order of the file.
-  const std::vector<Ref>& of(std::string_view target) const;
-  // Those made in def `function` (-1: at module level), in the same order.
-  struct Refs {
-    const Ref* first;
-    const Ref* last;
-    const Ref* begin() const { return first; }
-    const Ref* end() const { return last; }
-  };
-  Refs of(std::string_view target, int function) const;
-
- private:
-  std::string_view target_of(Ref r) const;
-
-  const FileFacts& f_;
-  mutable bool built_ = false;
-  mutable std::unordered_map<std::string_view, std::vector<Ref>> by_target_;
-  // Per def + 1, its assignment targets sorted by name, then in file order;
-  // empty until first asked.
-  mutable std::vector<std::vector<Ref>> in_def_;
 };
 
 // The part after the last '.', or the whole text.

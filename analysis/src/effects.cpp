@@ -228,7 +228,7 @@ int class_of(const FileFacts& f, int fn) {
 
 class EffectBuilder {
  public:
-  EffectBuilder(const FileFacts& f, const Bindings& b) : f_(f), b_(b), assigned_(f) {}
+  EffectBuilder(const FileFacts& f, const Bindings& b) : f_(f), b_(b), assigned_(b.assignments()) {}
 
   ModuleEffects run(const PreviousEffects* previous) {
     ModuleEffects m;
@@ -521,7 +521,8 @@ class EffectBuilder {
   }
 
   bool from_forward_uncached(std::string_view name, int fn, int depth) const {
-    for (AssignmentsByTarget::Ref r : assigned_.of(name, fn)) {
+    for (const AssignmentsByTarget::Entry& e : assigned_.of(name, fn)) {
+      const AssignmentsByTarget::Ref r = e.ref;
       const Assignment& a = f_.assignments[static_cast<std::size_t>(r.assignment)];
       std::size_t t = static_cast<std::size_t>(r.element);
       bool paired = a.targets.size() == a.values.size();
@@ -600,7 +601,7 @@ class EffectBuilder {
 
   const FileFacts& f_;
   const Bindings& b_;
-  AssignmentsByTarget assigned_;
+  const AssignmentsByTarget& assigned_;  // the bindings' index
   // A name in a def; the name is a view into the facts' strings, which
   // outlive this builder.
   struct NameIn {

@@ -1,6 +1,7 @@
 #include "training.h"
 
 #include <cctype>
+#include <utility>
 
 #include "msprobe/analysis/text_match.h"
 
@@ -54,8 +55,7 @@ const Argument* wrapped(const Call& c) {
 
 }  // namespace
 
-ModuleTraining::ModuleTraining(const FileFacts& facts, const Bindings& bindings)
-    : f_(facts), b_(bindings), assigned_(facts) {
+ModuleTraining::ModuleTraining(const FileFacts& facts, const Bindings& bindings) : f_(facts), b_(bindings) {
   // Optimizers built where the file shows it: torch.optim classes anywhere,
   // and whatever an assignment says holds an optimizer (an imported class, a
   // factory such as create_optimizer(args, model), model.configure_optimizers()).
@@ -210,9 +210,18 @@ void ModuleTraining::modules_in(std::string_view text, int depth, int function) 
       add(trained_, name);
       return false;
     }
-    for (AssignmentsByTarget::Ref r : assigned_.of(name)) {
+    // The name as the optimizer's def sees it: its assignments in that def
+    // and at module level, in the order of the file.
+    const AssignmentsByTarget& assigned = b_.assignments();
+    AssignmentsByTarget::Refs in_def = assigned.of(name, function), at_module = {nullptr, nullptr};
+    if (function != -1) at_module = assigned.of(name, -1);
+    const AssignmentsByTarget::Entry *d = in_def.begin(), *m = at_module.begin();
+    while (d != in_def.end() || m != at_module.end()) {
+      bool from_def = m == at_module.end() ||
+                      (d != in_def.end() && std::make_pair(d->ref.assignment, d->ref.element) <
+                                                std::make_pair(m->ref.assignment, m->ref.element));
+      AssignmentsByTarget::Ref r = (from_def ? d++ : m++)->ref;
       const Assignment& a = f_.assignments[static_cast<std::size_t>(r.assignment)];
-      if (a.function != function && a.function != -1) continue;  // the name as the optimizer's def sees it
       std::size_t t = static_cast<std::size_t>(r.element);
       if (t < a.values.size() && a.values[t] != text) modules_in(a.values[t], depth + 1, function);
     }

@@ -54,7 +54,6 @@ class ModuleTraining {
 
   const FileFacts& f_;
   const Bindings& b_;
-  AssignmentsByTarget assigned_;
   Names trained_;
   Names frozen_;
 };

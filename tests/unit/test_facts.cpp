@@ -2,6 +2,7 @@
 // calls, docstring, __main__ guard, defs, classes, assignments, returns.
 #include <catch2/catch.hpp>
 
+#include "bindings.h"
 #include "facts_builder.h"
 #include "msprobe/analysis/syntax.h"
 #include "unbounded_parser.h"
@@ -171,4 +172,41 @@ TEST_CASE("loops know their statement, body bounds, nesting and with blocks") {
   CHECK(outer.with_block == 0);
   CHECK(f.with_blocks[0].items == std::vector<std::string>{"torch.no_grad()"});
   CHECK(f.loops[1].parent == 0);
+}
+
+TEST_CASE("assignments by target: per def and at module level, each in the order of the file", "[facts]") {
+  const std::string code =
+      "params = list(model.parameters())\n"
+      "a, params = 1, 2\n"
+      "def build(model):\n"
+      "    params = model.parameters()\n"
+      "    other = 3\n"
+      "    params = [p for p in params]\n"
+      "    return params\n"
+      "def empty():\n"
+      "    pass\n"
+      "params += extra\n";
+  FileFacts f = facts_of(code);
+  const Function* build = function(f, "build");
+  REQUIRE(build != nullptr);
+  const int build_index = static_cast<int>(build - f.functions.data());
+  AssignmentsByTarget by_target(f);
+  auto refs = [&](std::string_view name, int fn) {
+    std::vector<std::pair<std::string, int>> out;  // the assignment's text and the element's index
+    for (const AssignmentsByTarget::Entry& e : by_target.of(name, fn)) {
+      CHECK(e.target == name);
+      const Assignment& a = f.assignments[static_cast<std::size_t>(e.ref.assignment)];
+      out.emplace_back(std::string(code.substr(a.range.start, a.range.end - a.range.start)), e.ref.element);
+    }
+    return out;
+  };
+  using Refs = std::vector<std::pair<std::string, int>>;
+  CHECK(refs("params", -1) ==
+        Refs{{"params = list(model.parameters())", 0}, {"a, params = 1, 2", 1}, {"params += extra", 0}});
+  CHECK(refs("params", build_index) == Refs{{"params = model.parameters()", 0}, {"params = [p for p in params]", 0}});
+  CHECK(refs("other", build_index) == Refs{{"other = 3", 0}});
+  CHECK(refs("other", -1).empty());
+  CHECK(refs("a", -1) == Refs{{"a, params = 1, 2", 0}});
+  CHECK(refs("missing", -1).empty());
+  CHECK(refs("params", static_cast<int>(function(f, "empty") - f.functions.data())).empty());
 }
