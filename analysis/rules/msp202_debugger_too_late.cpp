@@ -1,9 +1,9 @@
 // MSP202 debugger-too-late: PrecisionDebugger(...) built after the model, the
 // optimizer or a forward already ran, instead of right after the imports.
 #include <algorithm>
-#include <cctype>
 #include <set>
 
+#include "bindings.h"
 #include "call_graph.h"
 #include "dump_points.h"
 #include "effects.h"
@@ -42,11 +42,6 @@ the statements its arguments need.
 )md";
 
 const Statement& stmt(const FileFacts& f, int i) { return f.statements[static_cast<std::size_t>(i)]; }
-std::string last_component(const std::string& s) {
-  std::size_t dot = s.rfind('.');
-  return dot == std::string::npos ? s : s.substr(dot + 1);
-}
-bool upper_first(const std::string& s) { return !s.empty() && std::isupper(static_cast<unsigned char>(s[0])); }
 bool inside(ByteRange inner, ByteRange outer) { return inner.start >= outer.start && inner.end <= outer.end; }
 
 struct Evidence {
@@ -92,7 +87,7 @@ std::vector<Evidence> late_evidence(const FileFacts& f, const Call& c, const Pro
     for (const Assignment& a : f.assignments) {
       if (a.value_call == static_cast<int>(i)) target = a.target;
     }
-    std::string last = last_component(k.qualified.empty() ? k.callee : k.qualified);
+    std::string_view last = last_name(k.qualified.empty() ? k.callee : k.qualified);
     std::string lt = lowered(target);
     bool model_target = models.count(target) || lt.find("model") != std::string::npos || lt == "net";
     if (!have_model && (module_class(f, k.callee) || ends_with(k.callee, "from_pretrained") ||

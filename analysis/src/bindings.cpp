@@ -5,7 +5,6 @@
 #include "msprobe/analysis/text_match.h"
 
 #include <algorithm>
-#include <cctype>
 #include <initializer_list>
 
 namespace msprobe::analysis {
@@ -17,7 +16,6 @@ bool contains_any(std::string_view s, std::initializer_list<std::string_view> wo
   }
   return false;
 }
-bool upper_first(std::string_view s) { return !s.empty() && std::isupper(static_cast<unsigned char>(s[0])); }
 
 // One name: a dotted name without a dot.
 bool is_identifier(std::string_view s) { return s.find('.') == std::string_view::npos && is_dotted_name(s); }

@@ -96,3 +96,18 @@ TEST_CASE("NameSieve holds every name added and passes over names of another fir
   CHECK(sieve.may_hold(std::string(40, 'a')));
   CHECK_FALSE(sieve.may_hold(std::string(40, 'b')));
 }
+
+TEST_CASE("upper_first: an ASCII capital first, as isupper in the C locale", "[names]") {
+  CHECK(upper_first("AdamW"));
+  CHECK(upper_first("Z"));
+  CHECK_FALSE(upper_first("adamw"));
+  CHECK_FALSE(upper_first("_Private"));
+  CHECK_FALSE(upper_first("9Lives"));
+  CHECK_FALSE(upper_first(""));
+  CHECK_FALSE(upper_first("\xc3\x89tape"));  // a UTF-8 capital is not an ASCII one
+  for (int c = 0; c < 256; ++c) {
+    const std::string s(1, static_cast<char>(c));
+    INFO("byte " << c);
+    CHECK(upper_first(s) == (std::isupper(c) != 0));
+  }
+}

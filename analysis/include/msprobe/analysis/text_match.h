@@ -18,6 +18,9 @@ inline bool ends_with(std::string_view s, std::string_view suffix) {
 
 inline bool contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
 
+// The name starts with an ASCII capital (a class, by Python's convention).
+inline bool upper_first(std::string_view s) { return !s.empty() && s[0] >= 'A' && s[0] <= 'Z'; }
+
 // ASCII case folding, as std::tolower in the "C" locale (the process never
 // sets another), without a library call per byte: bytes >= 0x80 (UTF-8) are
 // left alone.
