@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <regex>
 
+#include "bindings.h"
 #include "dump_points.h"
 #include "msprobe/analysis/rule.h"
 #include "msprobe/analysis/text_match.h"
@@ -118,8 +119,7 @@ void check(const RuleContext& ctx, FindingSink& sink) {
     std::string q = f.qualify(recv);
     bool klass = q.rfind("msprobe.", 0) == 0 && q.size() >= 17 &&
                  q.compare(q.size() - 17, 17, "PrecisionDebugger") == 0;
-    std::string last = recv.substr(recv.rfind('.') == std::string::npos ? 0 : recv.rfind('.') + 1);
-    std::string lower = lowered(last);
+    std::string lower = lowered(last_name(recv));
     bool unbound = false;
     if (klass) {
       unbound = entry_without_debugger || is_entry_script(f);

@@ -51,10 +51,12 @@ class CallGraph {
     }
   };
 
+  // Fills calls_in_ and callers_ on the first walk.
+  void group() const;
+
   const FileFacts& f_;
   std::vector<int> targets_;  // per call
   std::vector<int> resolved_;
-  void group() const;
   mutable bool grouped_ = false;
   mutable Groups calls_in_;  // per function: its calls
   mutable Groups callers_;   // per function: calls that target it

@@ -5,7 +5,6 @@
 #include "effects.h"
 
 #include <algorithm>
-#include <cctype>
 
 #include "bindings.h"
 #include "facts_builder.h"
@@ -552,10 +551,7 @@ class EffectBuilder {
   }
 
   // `Net()`: a class being built, not a module being run.
-  static bool constructs(std::string_view callee) {
-    std::string_view last = last_name(callee);
-    return !last.empty() && std::isupper(static_cast<unsigned char>(last.front())) != 0;
-  }
+  static bool constructs(std::string_view callee) { return upper_first(last_name(callee)); }
 
   // Where a call may run code this file's own resolution does not settle:
   // an imported (or undefined) name, a method of an instance of a class the

@@ -12,7 +12,6 @@
 
 #include <algorithm>
 #include <array>
-#include <bitset>
 #include <cstring>
 #include <functional>
 #include <map>

@@ -1,6 +1,5 @@
 #include "training.h"
 
-#include <cctype>
 #include <utility>
 
 #include "msprobe/analysis/text_match.h"
@@ -61,7 +60,7 @@ ModuleTraining::ModuleTraining(const FileFacts& facts, const Bindings& bindings)
   // factory such as create_optimizer(args, model), model.configure_optimizers()).
   for (const Call& c : f_.calls) {
     if (starts_with(c.qualified, "torch.optim.") && !contains(c.qualified, "lr_scheduler") &&
-        !contains(c.qualified, "swa_utils") && std::isupper(static_cast<unsigned char>(last_name(c.qualified)[0])))
+        !contains(c.qualified, "swa_utils") && upper_first(last_name(c.qualified)))
       from_optimizer(c, 0);
   }
   for (const Assignment& a : f_.assignments) {
