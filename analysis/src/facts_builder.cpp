@@ -1151,6 +1151,14 @@ std::string FileFacts::qualify(const std::string& dotted) const {
   return dot == std::string::npos ? it->second : it->second + dotted.substr(dot);
 }
 
+void FileFacts::shrink_to_fit() {
+  chunks = nullptr;
+  auto fit = [](auto&... lists) { (lists.shrink_to_fit(), ...); };
+  fit(imports, calls, name_uses, decorators, comments, functions, classes, loops, statements, assignments, with_blocks,
+      syntax_errors, returns, msprobe, scenario_markers, scenarios, loop_info);
+  for (Call& c : calls) c.args.shrink_to_fit();
+}
+
 FileFacts build_facts(const TreePtr& tree, std::string_view text, bool loop_roles, const PreviousFacts* previous) {
   FileFacts facts;
   if (!tree) return facts;

@@ -60,10 +60,11 @@ struct FileResult {
 };
 
 // Source bytes whose facts wait for their project's second pass. Facts and
-// summary take 10-15 bytes per source byte: 32 MB of waiting source keeps a
-// run over a large tree near half a GB (1,000 generated scripts, 29 MB, all
-// using msProbe: 4.2 s and 0.5 GB with 2 threads, against 9.4 s and 0.15 GB
-// when each was analysed twice).
+// summary take about 14 bytes per source byte once shrunk (16.6 as built):
+// 32 MB of waiting source keeps a run over a large tree near half a GB
+// (1,000 generated scripts, 29 MB, all using msProbe: 4.2 s and 0.5 GB with 2
+// threads, against 9.4 s and 0.15 GB when each was analysed twice; shrinking
+// the kept facts took the run's peak from 594 to 474 MB).
 constexpr std::size_t kKeepFactsSourceBytes = 32u << 20;
 
 // The project a checked folder belongs to: its nearest ancestor (itself
@@ -171,6 +172,7 @@ int run_check(const Args& args) {
       if (!r.project_rel.empty()) {
         if (kept_bytes.fetch_add(r.source.size()) + r.source.size() <= kKeepFactsSourceBytes) {
           a.tree = nullptr;  // ~45 bytes per source byte; the second half needs only the facts
+          a.facts.shrink_to_fit();
           r.begun = std::make_unique<analysis::Analysis>(std::move(a));
         }
         continue;

@@ -227,9 +227,11 @@ TEST_CASE("random edit chains over the corpus keep incremental facts equal to fr
   CHECK(reused > 0);  // the chains did reuse (most edits keep the tree clean)
 }
 
-// `check` analyses a folder's files in two steps; alone, begin + finish must
-// equal analyze() on every corpus script.
+// `check` analyses a folder's files in two steps, and shrinks the facts it
+// keeps in between; alone, begin + shrink + finish must equal analyze() on
+// every corpus script.
 TEST_CASE("begin_analysis + finish_analysis equal analyze() on the corpus", "[incremental]") {
+  std::size_t shrunk = 0;
   std::size_t files = msprobe::test::for_each_corpus_script([&](const std::string& name, const std::string& script) {
     INFO(name);
     SourceText text{script};
@@ -238,9 +240,17 @@ TEST_CASE("begin_analysis + finish_analysis equal analyze() on the corpus", "[in
     Analysis two = begin_analysis(parser, text);
     REQUIRE(two.summary != nullptr);
     CHECK(two.facts.loop_info.empty());
+    const std::string begun = dump_facts(two.facts);
+    const bool had_room = two.facts.calls.capacity() > two.facts.calls.size();
+    two.facts.shrink_to_fit();
+    CHECK(two.facts.chunks == nullptr);
+    CHECK(two.facts.calls.capacity() == two.facts.calls.size());
+    REQUIRE(dump_facts(two.facts) == begun);
+    if (had_room) ++shrunk;
     finish_analysis(two, text, AnalysisOptions{});
     REQUIRE(dump_facts(two.facts) == dump_facts(whole.facts));
     REQUIRE(findings_text(two.findings) == findings_text(whole.findings));
   });
   CHECK(files >= 50);
+  CHECK(shrunk > 0);  // some list had room to give back
 }

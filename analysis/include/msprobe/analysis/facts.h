@@ -269,6 +269,11 @@ struct FileFacts {
   // Resolves a dotted expression through the import aliases; empty if its
   // root name is not bound by an import.
   std::string qualify(const std::string& dotted) const;
+
+  // For facts kept a while and not edited again (`check` keeps a project's
+  // facts until every summary is known): drops `chunks` and gives back the
+  // room the lists grew into. Every fact stays as it was.
+  void shrink_to_fit();
 };
 
 // Every fact as canonical text, one per line: equal facts, equal dumps.
