@@ -381,6 +381,48 @@ TEST_CASE("a summary stays within ten times its source") {
   CHECK(summary_bytes(*s) < code.size() * 10);
 }
 
+// The project index re-derives a file's dependents only when its fingerprint
+// changes: it must follow what other files see, and not where it is written.
+TEST_CASE("a summary's fingerprint follows what other files see, not positions or comments") {
+  const std::string base =
+      "import torch\nfrom .model import Net\n"
+      "def train(model, opt, loader):\n"
+      "    for x, y in loader:\n"
+      "        loss = model(x)\n"
+      "        loss.backward()\n"
+      "        opt.step()\n";
+  auto fp = [](const std::string& code) {
+    SourceText src(code);
+    PythonParser parser;
+    return summary_fingerprint(*summarize_source(parser, src));
+  };
+  const uint64_t b = fp(base);
+  CHECK(fp(base) == b);
+  // Moved down, commented, blank lines: the same to other files.
+  CHECK(fp("# a training helper\n\n" + base) == b);
+  CHECK(fp(base + "\n\n# the end\n") == b);
+  // What other files read: a def's name, its parameters, an import, what a loop does.
+  struct Variant {
+    const char* what;
+    std::string from, to;
+  };
+  const Variant changes[] = {
+      {"def name", "def train(", "def fit("},
+      {"parameter", "opt, loader", "optimizer, loader"},
+      {"parameter split elsewhere", "model, opt", "mode, lopt"},
+      {"import", "from .model import Net", "from .nets import Net"},
+      {"no backward", "        loss.backward()\n", ""},
+      {"model", "loss = model(x)", "loss = net(x)"},
+  };
+  for (const Variant& v : changes) {
+    INFO(v.what);
+    std::string code = base;
+    REQUIRE(code.find(v.from) != std::string::npos);
+    code.replace(code.find(v.from), v.from.size(), v.to);
+    CHECK(fp(code) != b);
+  }
+}
+
 TEST_CASE("the scan skips hidden, virtual-environment and build folders, and survives symlink loops") {
   fs::path root = fs::temp_directory_path() / ("msprobe-scan-" + std::to_string(::getpid()));
   fs::remove_all(root);
