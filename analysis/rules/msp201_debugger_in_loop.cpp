@@ -36,8 +36,6 @@ Build it once, at module level right after the imports (the quick fix does so wh
 can be evaluated there), or else right before the loop.
 )md";
 
-const Statement& stmt(const FileFacts& f, int i) { return f.statements[static_cast<std::size_t>(i)]; }
-
 // The construction only runs on one iteration: an enclosing `if` (inside the
 // loop) tests the debugger's name, None, a first-iteration counter...
 // `at` is the construction's statement, or the loop's call of the helper that builds it.

@@ -41,9 +41,6 @@ when its arguments can be evaluated there; otherwise move it up in its function,
 the statements its arguments need.
 )md";
 
-const Statement& stmt(const FileFacts& f, int i) { return f.statements[static_cast<std::size_t>(i)]; }
-bool inside(ByteRange inner, ByteRange outer) { return inner.start >= outer.start && inner.end <= outer.end; }
-
 struct Evidence {
   ByteRange range;
   std::string what;  // "the model", "the optimizer", "a forward of model"

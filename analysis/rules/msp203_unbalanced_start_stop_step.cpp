@@ -47,7 +47,6 @@ Insert the missing `stop()`/`step()` before every exit that skips them and at th
 iteration; move a `step()` that comes before `backward()` to the end of the iteration.
 )md";
 
-const Statement& stmt(const FileFacts& f, int i) { return f.statements[static_cast<std::size_t>(i)]; }
 uint32_t line1(const RuleContext& ctx, uint32_t offset) { return ctx.source.line_of(offset) + 1; }
 
 std::string exit_word(const Statement& st) {
@@ -116,8 +115,7 @@ void check_stop_without_step(const RuleContext& ctx, const DumpCallSites& sites,
   const Statement& st = stmt(f, c.statement);
   for (int x : sites.step) {
     const Statement& xs = stmt(f, x);
-    if (xs.range.start >= st.range.end && xs.range.start >= scope.block.start && xs.range.end <= scope.block.end)
-      return;
+    if (xs.range.start >= st.range.end && inside(xs.range, scope.block)) return;
     if (scope.loop_stmt >= 0 && runs_after(f, scope.loop_stmt, x)) return;
   }
   Finding out;

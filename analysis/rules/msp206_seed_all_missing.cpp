@@ -33,8 +33,6 @@ Insert `seed_all()` right before the construction (and import it next to `Precis
 `seed_all(mode=True)` also makes the algorithms deterministic, at some speed cost.
 )md";
 
-const Statement& stmt(const FileFacts& f, int i) { return f.statements[static_cast<std::size_t>(i)]; }
-
 bool seeded_before(const FileFacts& f, const Call& construct) {
   for (const MsprobeUse& u : f.msprobe) {
     if (u.kind != MsprobeKind::SeedAll || u.call < 0) continue;

@@ -44,8 +44,6 @@ Move the construction to the top of the worker entry function (declared `global`
 functions of the worker use the same name).
 )md";
 
-const Statement& stmt(const FileFacts& f, int i) { return f.statements[static_cast<std::size_t>(i)]; }
-
 int function_named(const FileFacts& f, const std::string& name) {
   for (std::size_t i = 0; i < f.functions.size(); ++i) {
     if (f.functions[i].name == name && f.functions[i].class_name.empty()) return static_cast<int>(i);

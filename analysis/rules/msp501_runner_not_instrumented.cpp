@@ -35,8 +35,6 @@ Instrument the runner as the msProbe docs do: at the top of `__init__`,
 `TORCHDYNAMO_DISABLE=1` if Dynamo errors appear).
 )md";
 
-const Statement& stmt(const FileFacts& f, int i) { return f.statements[static_cast<std::size_t>(i)]; }
-
 int method(const FileFacts& f, const std::string& cls, const std::string& name) {
   for (std::size_t i = 0; i < f.functions.size(); ++i) {
     if (f.functions[i].class_name == cls && f.functions[i].name == name) return static_cast<int>(i);

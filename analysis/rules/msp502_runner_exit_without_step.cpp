@@ -37,8 +37,6 @@ Call `stop()` and `step()` before the return, or wrap the body after `start()` i
 `try:`/`finally:` with `stop()` and `step()` in the `finally`.
 )md";
 
-const Statement& stmt(const FileFacts& f, int i) { return f.statements[static_cast<std::size_t>(i)]; }
-
 // The try/finally alternative: the body after start() moves into try:, its
 // own top-level stop()/step() statements into finally:.
 std::optional<Fix> wrap_fix(const RuleContext& ctx, const DumpCallSites& sites, const Call& start,

@@ -28,8 +28,6 @@ llm = LLM(model="Qwen/Qwen2.5-0.5B-Instruct", enforce_eager=True)
 Move the construction to right after the statement that creates the `LLM`.
 )md";
 
-const Statement& stmt(const FileFacts& f, int i) { return f.statements[static_cast<std::size_t>(i)]; }
-
 std::optional<Fix> move_after_llm(const RuleContext& ctx, const ConstructSite& site, const Call& llm) {
   const FileFacts& f = ctx.facts;
   const Call& c = f.calls[static_cast<std::size_t>(site.call)];

@@ -248,7 +248,7 @@ class LoopDeriver {
   Condition condition_of(int loop_index, ByteRange site) const {
     const Loop& l = f_.loops[static_cast<std::size_t>(loop_index)];
     const auto& sts = f_.statements;
-    auto in_body = [&](const Statement& st) { return st.range.start >= l.body.start && st.range.end <= l.body.end; };
+    auto in_body = [&](const Statement& st) { return inside(st.range, l.body); };
     int innermost = -1;  // in source order a later container is a deeper one
     for (std::size_t i = l.body_first_stmt; i < sts.size() && sts[i].range.start < l.body.end; ++i) {
       if (sts[i].range.start <= site.start && site.end <= sts[i].range.end) innermost = static_cast<int>(i);

@@ -13,9 +13,6 @@
 namespace msprobe::analysis {
 namespace {
 
-const Statement& stmt(const FileFacts& f, int i) { return f.statements[static_cast<std::size_t>(i)]; }
-bool inside(ByteRange inner, ByteRange outer) { return inner.start >= outer.start && inner.end <= outer.end; }
-
 // Functions of the file that make a call of `kinds` (directly or through
 // each other), so that calling them counts as making it; one flag per function.
 std::vector<char> functions_making(const FileFacts& f, const CallGraph& graph,

@@ -144,7 +144,7 @@ std::vector<DynamoSite> find_dynamo_sites(const SourceText& source, const FileFa
                              [&](const DynamoSite& s) {
                                if (s.form == DynamoForm::Decorator) return false;
                                for (const Decorator& d : facts.decorators) {
-                                 if (s.range.start >= d.range.start && s.range.end <= d.range.end &&
+                                 if (inside(s.range, d.range) &&
                                      (d.qualified == "torch.compile" || is_dynamo_name(d.qualified)))
                                    return true;
                                }

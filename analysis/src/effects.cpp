@@ -13,8 +13,6 @@
 namespace msprobe::analysis {
 namespace {
 
-bool inside(ByteRange inner, ByteRange outer) { return inner.start >= outer.start && inner.end <= outer.end; }
-
 // `a.b.c`: names joined by dots, nothing else.
 bool plain_dotted(std::string_view s) {
   if (s.empty() || s.front() == '.' || s.back() == '.' || (s.front() >= '0' && s.front() <= '9')) return false;

@@ -6,8 +6,6 @@
 namespace msprobe::analysis {
 namespace {
 
-const Statement& stmt(const FileFacts& f, int i) { return f.statements[static_cast<std::size_t>(i)]; }
-
 bool within(uint32_t offset, ByteRange r) { return offset >= r.start && offset < r.end; }
 
 enum class Climb { Through, Finally, Stop };

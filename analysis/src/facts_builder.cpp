@@ -769,7 +769,7 @@ class Builder {
       if (li >= 0) {
         Loop& loop = f_.loops[static_cast<std::size_t>(li)];
         const Statement& s = f_.statements.back();
-        if (s.range.start >= loop.body.start && s.range.end <= loop.body.end) {
+        if (inside(s.range, loop.body)) {
           if (!loop_has_body_[static_cast<std::size_t>(li)]) {
             loop.body_first_stmt = static_cast<uint32_t>(index);
             loop_has_body_[static_cast<std::size_t>(li)] = true;

@@ -16,8 +16,6 @@ bool is_import_stmt(std::string_view type) {
   return type == "import_statement" || type == "import_from_statement" || type == "future_import_statement";
 }
 
-const Statement& stmt(const FileFacts& f, int i) { return f.statements[static_cast<std::size_t>(i)]; }
-
 // Top-level statement index that holds statement `i` (itself when top level).
 int top_level_of(const FileFacts& f, int i) {
   while (i >= 0 && stmt(f, i).parent_block_owner != -1) i = stmt(f, i).parent_block_owner;
@@ -153,8 +151,6 @@ bool scenario_supported(const FileFacts& f) {
   }
   return true;
 }
-
-bool inside(ByteRange inner, ByteRange outer) { return inner.start >= outer.start && inner.end <= outer.end; }
 
 // `if i >= max_steps: break`, `if step < resume_step: continue` first in a
 // loop's body: an `if` that holds only exits and plain statements (a print,

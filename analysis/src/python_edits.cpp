@@ -214,8 +214,7 @@ Edit insert_lines(const SourceText& src, const InsertionPoint& at, const std::st
 }
 
 int top_level_statement(const FileFacts& f, int i) {
-  while (i >= 0 && f.statements[static_cast<std::size_t>(i)].parent_block_owner != -1)
-    i = f.statements[static_cast<std::size_t>(i)].parent_block_owner;
+  while (i >= 0 && stmt(f, i).parent_block_owner != -1) i = stmt(f, i).parent_block_owner;
   return i;
 }
 
@@ -311,8 +310,6 @@ void target_names(std::string_view target, std::vector<std::string>& out) {
     out.push_back(w);
   });
 }
-
-bool inside(ByteRange inner, ByteRange outer) { return inner.start >= outer.start && inner.end <= outer.end; }
 
 }  // namespace
 

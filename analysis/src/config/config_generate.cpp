@@ -78,7 +78,7 @@ GeneratedConfig generate_config(const GenerateRequest& request, const AnalysisOp
   strict.disabled_rules.clear();
   strict.severity_overrides.clear();
   for (const Finding& f : check_config(g.text, strict)) {
-    bool in_block = f.range.start >= block.start && f.range.end <= block.end && block.end > block.start;
+    bool in_block = inside(f.range, block) && block.end > block.start;
     if (f.severity == Severity::Error && !in_block) g.errors.push_back(f.message);
     else if (f.severity != Severity::Hint || f.code == "MSP303") g.notes.push_back(f.message);
   }

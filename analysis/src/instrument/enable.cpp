@@ -9,13 +9,12 @@
 #include "msprobe/analysis/instrument.h"
 #include "msprobe/analysis/plan.h"
 #include "msprobe/analysis/text_match.h"
+#include "python_edits.h"
 
 namespace msprobe::analysis {
 using namespace instrument;
 
 namespace {
-
-bool inside(ByteRange in, ByteRange out) { return in.start >= out.start && in.end <= out.end; }
 
 bool is_exit_type(TSNode n) {
   return node_is(n, "continue_statement") || node_is(n, "break_statement") || node_is(n, "return_statement") ||
@@ -100,12 +99,6 @@ int statement_index(const FileFacts& f, ByteRange r) {
   return -1;
 }
 
-int top_level_of(const FileFacts& f, int i) {
-  while (i >= 0 && f.statements[static_cast<std::size_t>(i)].parent_block_owner != -1)
-    i = f.statements[static_cast<std::size_t>(i)].parent_block_owner;
-  return i;
-}
-
 std::string join(const std::vector<std::string>& v, const std::string& sep) {
   std::string out;
   for (std::size_t i = 0; i < v.size(); ++i) out += (i ? sep : "") + v[i];
@@ -118,7 +111,7 @@ Edit module_block_edit(const EnableContext& c, const DumpPlan& plan, int loop_st
                        const std::vector<std::string>& lines, std::optional<uint32_t> before_line = std::nullopt) {
   const FileFacts& f = c.f;
   if (before_line) return c.layout.lines_before(*before_line, "", lines);
-  int top = top_level_of(f, loop_stmt);
+  int top = top_level_statement(f, loop_stmt);
   const Statement* anchor = plan.import_after_stmt >= 0
                                 ? &f.statements[static_cast<std::size_t>(plan.import_after_stmt)]
                                 : nullptr;

@@ -10,8 +10,6 @@ using namespace instrument;
 
 namespace {
 
-bool inside(ByteRange in, ByteRange out) { return in.start >= out.start && in.end <= out.end; }
-
 int method(const FileFacts& f, const std::string& cls, const std::string& name) {
   for (std::size_t i = 0; i < f.functions.size(); ++i) {
     if (f.functions[i].class_name == cls && f.functions[i].name == name) return static_cast<int>(i);

@@ -13,8 +13,6 @@
 namespace msprobe::analysis {
 namespace {
 
-bool inside(ByteRange inner, ByteRange outer) { return inner.start >= outer.start && inner.end <= outer.end; }
-
 // The string literals of an expression, in order ("..", "src" in
 // `os.path.join(os.path.dirname(__file__), "..", "src")`).
 std::vector<std::string> string_literals(const std::string& text) {

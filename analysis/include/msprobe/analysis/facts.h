@@ -276,6 +276,9 @@ struct FileFacts {
   void shrink_to_fit();
 };
 
+// Statement `i` of `f` (an index the facts hold, never -1).
+inline const Statement& stmt(const FileFacts& f, int i) { return f.statements[static_cast<std::size_t>(i)]; }
+
 // Every fact as canonical text, one per line: equal facts, equal dumps.
 std::string dump_facts(const FileFacts& facts);
 

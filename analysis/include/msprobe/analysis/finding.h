@@ -16,6 +16,9 @@ struct ByteRange {
   friend bool operator==(const ByteRange& a, const ByteRange& b) { return a.start == b.start && a.end == b.end; }
 };
 
+// `inner` lies within `outer` (either end may touch).
+inline bool inside(ByteRange inner, ByteRange outer) { return inner.start >= outer.start && inner.end <= outer.end; }
+
 // Replace bytes [range.start, range.end) of the file with `text`.
 struct Edit {
   ByteRange range;
