@@ -377,11 +377,16 @@ def main():
         w("## `msprobe-lsp check` throughput\n")
         w(f"`msprobe-lsp check --jobs N` over a tree of {any_c['files']:,} generated scripts "
           f"({any_c['bytes'] / 1e6:.1f} MB, 50 to 2,000 lines each), output discarded; one warm-up run, then "
-          f"{any_c['runs']} runs. *CPU/wall* 2.0 means both cores busy the whole time.\n")
-        w("| threads | wall (s) | files/s | MB/s | best MB/s | CPU/wall | load |\n|---|---|---|---|---|---|---|")
+          f"{any_c['runs']} runs. *CPU/wall* 2.0 means both cores busy the whole time; *peak RSS* is each "
+          "run's own (median, range).\n")
+        w("| threads | wall (s) | files/s | MB/s | best MB/s | CPU/wall | peak RSS (MB) | load |\n"
+          "|---|---|---|---|---|---|---|---|")
         for j, r in sorted(check.items()):
+            rss = r.get("peak_rss_kb")  # absent from runs before it was recorded
+            rss_mb = ("–" if not rss else
+                      spread({k: v / 1024 for k, v in rss.items()}, 0))
             w(f"| {j} | {spread(r['wall_s'], 2)} | {r['files_per_s']:,.0f} | {r['mb_per_s']:.1f} | "
-              f"{r['mb_per_s_best']:.1f} | {r['cpu_per_wall']:.2f} | {r['loadavg_start']:.1f} |")
+              f"{r['mb_per_s_best']:.1f} | {r['cpu_per_wall']:.2f} | {rss_mb} | {r['loadavg_start']:.1f} |")
         w("")
 
     if a.notes and os.path.exists(a.notes):
