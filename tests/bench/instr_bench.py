@@ -17,6 +17,12 @@ times plus a warm-up), which cancels one-time costs (static regex
 compilation, first-touch page faults). N2 - N1 is even: as many typed digits
 as deleted ones.
 
+The edit in a project is also split by pass (EDIT_PARTS: the reparse, the
+facts, the bindings, the module summary, the loop roles, the rules; what is
+left is "other"), from callgrind_annotate's inclusive counts of those
+functions, differenced the same way: where an edit's instructions go, for
+each file, without a hand-run profile.
+
 Usage: instr_bench.py --parse-bench BIN [--out results.jsonl] [--no-edits] FILE...
 """
 import argparse
@@ -35,15 +41,52 @@ FUNCS = {"parse": "msprobe::analysis::PythonParser::parse*", "analyze": "msprobe
          "reparse": "*timed_reparse*", "reanalyze_project": "*timed_reanalyze*"}
 
 
-def collected(binary, only, iterations, path):
+# The passes of an edit in a project, by the start of the function's
+# demangled name (analyzer.cpp runs them in this order; none calls another).
+EDIT_PARTS = [
+    ("reparse", "msprobe::analysis::PythonParser::parse("),
+    ("facts", "msprobe::analysis::build_facts("),
+    ("bindings", "msprobe::analysis::Bindings::Bindings("),
+    ("summary", "msprobe::analysis::summarize(msprobe::analysis::SourceText const&, "
+                "msprobe::analysis::FileFacts const&, msprobe::analysis::Bindings const&"),
+    ("loop roles", "msprobe::analysis::derive_loops_with("),
+    ("rules", "msprobe::analysis::check_facts("),
+]
+
+
+def inclusive_parts(cg_file):
+    """Inclusive instructions of each EDIT_PARTS function in a callgrind file.
+    A function may be listed once per source file its inlined code came from;
+    the largest entry is the function itself."""
+    out = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", cg_file],
+                         capture_output=True, text=True, check=True).stdout
+    parts = {name: 0 for name, _ in EDIT_PARTS}
+    for line in out.splitlines():
+        m = re.match(r"\s*([\d,]+) \([^)]*\)\s+(?:\*\s+)?[^:]*:(.*)$", line)
+        if not m:
+            continue
+        count, fn = int(m.group(1).replace(",", "")), m.group(2)
+        if "{lambda" in fn:
+            continue
+        for name, prefix in EDIT_PARTS:
+            if fn.startswith(prefix):
+                parts[name] = max(parts[name], count)
+    return parts
+
+
+def collected(binary, only, iterations, path, parts=None):
+    """Instructions collected over `iterations` runs of `only`; with `parts`
+    (a dict), also the EDIT_PARTS counts, filled in."""
     with tempfile.TemporaryDirectory() as tmp:
         out = subprocess.run(
             ["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/cg", f"--toggle-collect={FUNCS[only]}",
              binary, "--only", only, "--iterations", str(iterations), "--min-ms", "1e12", path],
             capture_output=True, text=True)
-    m = re.search(r"Collected\s*:\s*([\d,]+)", out.stderr)
-    if not m:
-        raise RuntimeError(out.stderr[-2000:])
+        m = re.search(r"Collected\s*:\s*([\d,]+)", out.stderr)
+        if not m:
+            raise RuntimeError(out.stderr[-2000:])
+        if parts is not None:
+            parts.update(inclusive_parts(f"{tmp}/cg"))
     return int(m.group(1).replace(",", ""))
 
 
@@ -61,9 +104,11 @@ def main():
     measures = ["parse", "analyze"] if a.no_edits else list(FUNCS)
     for path in a.files:
         per = {}
+        p1, p2 = {}, {}
         for only in measures:
-            c1 = collected(a.parse_bench, only, a.n1, path)
-            c2 = collected(a.parse_bench, only, a.n2, path)
+            edit = only == "reanalyze_project"
+            c1 = collected(a.parse_bench, only, a.n1, path, p1 if edit else None)
+            c2 = collected(a.parse_bench, only, a.n2, path, p2 if edit else None)
             per[only] = (c2 - c1) / (a.n2 - a.n1)
         rec = {"measure": "instructions", "file": os.path.basename(path), "bytes": os.path.getsize(path),
                "parse_ir": per["parse"], "analyze_ir": per["analyze"], "ratio": per["analyze"] / per["parse"],
@@ -71,6 +116,9 @@ def main():
         if "reparse" in per:
             rec.update({"reparse_ir": per["reparse"], "reanalyze_project_ir": per["reanalyze_project"],
                         "edit_ratio": per["reanalyze_project"] / per["reparse"]})
+            parts = {name: (p2[name] - p1[name]) / (a.n2 - a.n1) for name, _ in EDIT_PARTS}
+            parts["other"] = per["reanalyze_project"] - sum(parts.values())
+            rec["reanalyze_project_parts_ir"] = parts
         line = json.dumps(rec)
         print(line, flush=True)
         if a.out:

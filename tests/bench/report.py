@@ -359,6 +359,18 @@ def main():
               "donor copy on the second core is not counted); they do not see cache misses or the allocator's "
               "page faults, which the wall-clock ratios above do.")
             w("")
+            with_parts = [(f, r) for f, r in sorted(instr.items(), key=lambda kv: kv[1]["bytes"])
+                          if "reanalyze_project_parts_ir" in r]
+            if with_parts:
+                names = list(with_parts[0][1]["reanalyze_project_parts_ir"])
+                w("Where one edit's instructions go, by pass (inclusive counts of each pass's function, "
+                  "differenced like the totals; share of the edit in brackets):\n")
+                w("| script | " + " | ".join(names) + " |\n|---|" + "---|" * len(names))
+                for f, r in with_parts:
+                    p, total = r["reanalyze_project_parts_ir"], r["reanalyze_project_ir"]
+                    w(f"| {f} | " + " | ".join(f"{p[n] / 1e6:,.2f} M ({100 * p[n] / total:.0f}%)" for n in names)
+                      + " |")
+                w("")
 
     # ----- memory -----
     if rss:
