@@ -16,12 +16,6 @@ bool is_import_stmt(std::string_view type) {
   return type == "import_statement" || type == "import_from_statement" || type == "future_import_statement";
 }
 
-// Top-level statement index that holds statement `i` (itself when top level).
-int top_level_of(const FileFacts& f, int i) {
-  while (i >= 0 && stmt(f, i).parent_block_owner != -1) i = stmt(f, i).parent_block_owner;
-  return i;
-}
-
 // A module-level statement that sets up the environment for the imports
 // around it: `sys.path.insert(...)`, `os.environ[...] = ...`,
 // `warnings.filterwarnings(...)`, `__all__ = ...`.
@@ -63,7 +57,7 @@ int import_anchor(const FileFacts& f) {
     auto it = std::lower_bound(f.statements.begin(), f.statements.end(), imp.range.start,
                                [](const Statement& s, uint32_t pos) { return s.range.start < pos; });
     if (it == f.statements.end() || !(it->range == imp.range) || !is_import_stmt(it->type)) continue;
-    int top = top_level_of(f, static_cast<int>(it - f.statements.begin()));
+    int top = top_level_statement(f, static_cast<int>(it - f.statements.begin()));
     if (top >= 0 && top != f.main_guard && stmt(f, top).function == -1) importing.push_back(top);
   }
   std::sort(importing.begin(), importing.end());
